@@ -1,0 +1,1 @@
+"""Meeple's rules engines: pure, deterministic, free of Discord, images and databases."""
