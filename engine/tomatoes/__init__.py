@@ -1,0 +1,1 @@
+"""Diced Tomatoes, as Board Game Arena plays it: seed, grow and harvest dice tomatoes."""
