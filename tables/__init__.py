@@ -1,0 +1,113 @@
+"""Live games ("tables"): lobbies, seats, moves, undo, bots, turn clocks, persistence.
+
+The layer between the Discord cogs and the engine; it never imports discord.
+
+Public API (stable; grown only compatibly):
+
+    store = await Store.open("data/meeple.db")        # creates folder + file, migrates
+    service = TableService(store, bot_delay=1.5)      # clock=time.time by default
+    service.subscribe(on_change)                      # async (Update | Notice) -> None
+    await service.start()                             # resume bots, start the clock loop
+    ...
+    await service.close()                             # stops tasks, closes the store
+
+Lobby (each returns the Table after the change, or raises a TableError):
+    create(game, guild_id, channel_id, host_id, host_name, options=None, *, timing=None)
+    join(table_id, user_id, name)          leave(table_id, user_id)
+    add_bot(table_id, by_user, policy="greedy")      remove_bot(table_id, by_user, seat)
+    set_options(table_id, by_user, options)          set_timing(table_id, by_user, timing)
+    cancel(table_id, by_user, is_manager=False)
+    start_game(table_id, by_user) -> Update          (host only; named so because start()
+                                                      starts the service itself)
+Play (each returns an Update, also sent to every listener):
+    act(table_id, user_id, version, action)  undo(table_id, user_id, version)
+    abandon(table_id, by_user, is_manager=False)
+    reclaim(table_id, user_id) -> Table      (take one's seat back from a bot)
+Messages: set_thread / set_lobby_message / set_board_message(table_id, id) -> Table
+Queries: get(table_id), tables_in_channel(channel_id), table_for_thread(thread_id),
+    tables_of_user(user_id), log(table_id) -> list[LoggedEvent], record(table_id) -> Record
+Clocks: run_due(now=None) fires due reminders, timeouts and seat replacements (tests drive
+    it with a fake clock); idle() waits until bots and listeners are done (tests).
+
+Rulings taken here:
+- The host leaving a lobby hands it to the next seated human; with no human left the
+  lobby is cancelled. Leaving a game in progress hands the seat to a bot (Notice REPLACED);
+  the player may reclaim it, and acting with a button reclaims it too.
+- A button built for an older version is accepted only if that seat's prompt has not
+  changed since (SeatInfo.prompt_version), so in simultaneous phases another seat's move
+  does not make your buttons stale, while a double click of your own is refused.
+- Listeners receive every change of a game in play (the caller's own move included), in
+  order, from one delivery task; post boards from the listener, answer the interaction
+  from the return value. Lobby changes are only returned.
+"""
+
+from tables.errors import (
+    AlreadySeated,
+    BadTableOptions,
+    GameNotRunning,
+    IllegalMove,
+    LobbyClosed,
+    LobbyFull,
+    NoSuchTable,
+    NotAllowed,
+    NotEnoughPlayers,
+    NothingToUndo,
+    NotHost,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+    StoreUnavailable,
+    TableError,
+    UnknownBot,
+    UnknownGame,
+)
+from tables.models import (
+    Deadline,
+    DeadlineKind,
+    LoggedEvent,
+    Notice,
+    NoticeKind,
+    SeatInfo,
+    Table,
+    TableStatus,
+    Timing,
+    Update,
+    UpdateKind,
+)
+from tables.service import Listener, TableService
+from tables.store import Store
+
+__all__ = [
+    "AlreadySeated",
+    "BadTableOptions",
+    "Deadline",
+    "DeadlineKind",
+    "GameNotRunning",
+    "IllegalMove",
+    "Listener",
+    "LobbyClosed",
+    "LobbyFull",
+    "LoggedEvent",
+    "NoSuchTable",
+    "NotAllowed",
+    "NotEnoughPlayers",
+    "NotHost",
+    "NotSeated",
+    "NotYourTurn",
+    "NothingToUndo",
+    "Notice",
+    "NoticeKind",
+    "SeatInfo",
+    "StaleVersion",
+    "Store",
+    "StoreUnavailable",
+    "Table",
+    "TableError",
+    "TableService",
+    "TableStatus",
+    "Timing",
+    "UnknownBot",
+    "UnknownGame",
+    "Update",
+    "UpdateKind",
+]

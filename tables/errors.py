@@ -1,0 +1,114 @@
+"""Refusals the table layer raises; str() of each is a short sentence shown to the user as is."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """Base of every refusal; its text is a short user-facing sentence."""
+
+    message = "That cannot be done right now."
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.message)
+
+
+class NoSuchTable(TableError):
+    """The table id is unknown."""
+
+    message = "That game table no longer exists."
+
+
+class UnknownGame(TableError):
+    """No game has that id."""
+
+    message = "There is no such game."
+
+
+class BadTableOptions(TableError):
+    """The options given for the game are not valid."""
+
+    message = "Those options are not valid for this game."
+
+
+class UnknownBot(TableError):
+    """The game has no bot policy of that name."""
+
+    message = "This game has no bot of that kind."
+
+
+class LobbyFull(TableError):
+    """Every seat of the lobby is taken."""
+
+    message = "This table is full."
+
+
+class AlreadySeated(TableError):
+    """The user already holds a seat at the table."""
+
+    message = "You are already seated at this table."
+
+
+class NotSeated(TableError):
+    """The user holds no seat at the table."""
+
+    message = "You are not seated at this table."
+
+
+class NotHost(TableError):
+    """Only the table's host may do this."""
+
+    message = "Only the host of this table can do that."
+
+
+class NotAllowed(TableError):
+    """The user may not do this (not the host, a server manager or the right seat)."""
+
+    message = "You are not allowed to do that."
+
+
+class LobbyClosed(TableError):
+    """The table is no longer a lobby: it started or ended."""
+
+    message = "This game has already started or ended."
+
+
+class GameNotRunning(TableError):
+    """The table is not being played (still a lobby, or over)."""
+
+    message = "This game is not in progress."
+
+
+class NotEnoughPlayers(TableError):
+    """Too few seats are filled to start."""
+
+    message = "There are not enough players to start."
+
+
+class NotYourTurn(TableError):
+    """The user's seat has nothing to decide now."""
+
+    message = "It is not your turn."
+
+
+class StaleVersion(TableError):
+    """The button or command was built for an earlier position of the game."""
+
+    message = "That board is out of date: use the latest one."
+
+
+class IllegalMove(TableError):
+    """The move is not among the seat's options now."""
+
+    message = "That move is not allowed now."
+
+
+class NothingToUndo(TableError):
+    """The seat has no action of its own that may be taken back."""
+
+    message = "There is nothing of yours to undo."
+
+
+class StoreUnavailable(TableError):
+    """The database failed; the game is unchanged."""
+
+    message = "The game could not be saved, so nothing changed. Please try again."

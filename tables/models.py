@@ -1,0 +1,277 @@
+"""What a table is: status, seats, turn clocks, and the updates and notices sent to listeners."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Action, Event, Outcome, Prompt, Rules, Scalar
+from engine.games import get_rules
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+
+
+class TableStatus(enum.StrEnum):
+    """Where a table is in its life."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the table is still a lobby or a game in progress."""
+        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+class DeadlineKind(enum.StrEnum):
+    """The clocks kept for a seat that owes a decision."""
+
+    REMIND = "remind"
+    """Ping the player again."""
+    TIMEOUT = "timeout"
+    """Take the prompt's default, when it has one."""
+    REPLACE = "replace"
+    """Hand the seat of a long-absent player to a bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """A table's turn clocks, in seconds; None switches a clock off."""
+
+    remind_after: float | None = 12 * HOUR
+    """First reminder, counted from when the seat must decide."""
+    remind_every: float | None = DAY
+    """Later reminders, while the seat still has not decided."""
+    timeout_after: float | None = DAY
+    """After this the prompt's default (pass, decline) is taken, if it has one."""
+    replace_after: float | None = 3 * DAY
+    """A seat that has not acted itself for this long while owing moves goes to a bot."""
+
+    def to_json(self) -> dict[str, float | None]:
+        """JSON form."""
+        return {
+            "remind_after": self.remind_after,
+            "remind_every": self.remind_every,
+            "timeout_after": self.timeout_after,
+            "replace_after": self.replace_after,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Timing:
+        """Inverse of `to_json`; missing keys take the defaults."""
+        default = cls()
+        return cls(
+            remind_after=data.get("remind_after", default.remind_after),
+            remind_every=data.get("remind_every", default.remind_every),
+            timeout_after=data.get("timeout_after", default.timeout_after),
+            replace_after=data.get("replace_after", default.replace_after),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """One armed clock: at `due_at` (unix seconds) do `kind` for `seat`."""
+
+    seat: int
+    kind: DeadlineKind
+    due_at: float
+    count: int = 0
+    """How many times it already fired (reminders)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat: a user, a bot, or a user's seat a bot plays for them."""
+
+    user_id: int | None
+    bot: str | None
+    """The bot policy name when a bot plays this seat."""
+    name: str
+    """Display name."""
+    replaced: bool = False
+    """True when a bot took over a human's seat (timeout or leaving); the user may reclaim it."""
+    idle_since: float | None = None
+    """Since when the human has owed decisions without acting (drives the replace clock)."""
+    prompt_version: int = 0
+    """The state version at which this seat's current prompt opened; older buttons are stale."""
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat now."""
+        return self.bot is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A lobby or a game in progress (or over), as stored; never mutate `state`."""
+
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: TableStatus
+    seats: tuple[SeatInfo, ...]
+    options: Mapping[str, Scalar]
+    created_at: float
+    updated_at: float
+    thread_id: int | None = None
+    lobby_message_id: int | None = None
+    board_message_id: int | None = None
+    seed: int | None = None
+    state: Any = None
+    """The engine state (a GameState); None in the lobby."""
+    version: int = 0
+    """The state version (0 in the lobby); buttons carry it."""
+    timing: Timing = field(default_factory=Timing)
+    deadlines: tuple[Deadline, ...] = ()
+    revision: int = 0
+    """Bumped by every write; guards against lost updates."""
+
+    @property
+    def rules(self) -> Rules[Any]:
+        """The game's rules object."""
+        return get_rules(self.game)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat held by a user, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def is_bot(self, seat: int) -> bool:
+        """Whether a bot plays `seat` now."""
+        return self.seats[seat].is_bot
+
+    def is_host(self, user_id: int) -> bool:
+        """Whether the user is the table's host."""
+        return self.host_id == user_id
+
+    @property
+    def prompts(self) -> tuple[Prompt, ...]:
+        """The decisions open now (none in the lobby or once over)."""
+        if self.state is None or self.status is not TableStatus.PLAYING:
+            return ()
+        return self.rules.prompts(self.state)
+
+    def prompt_for(self, seat: int) -> Prompt | None:
+        """The open decision of one seat, or None."""
+        for prompt in self.prompts:
+            if prompt.seat == seat:
+                return prompt
+        return None
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that must decide now."""
+        return tuple(sorted({p.seat for p in self.prompts}))
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The final result, once the game is over."""
+        if self.state is None:
+            return None
+        return self.rules.outcome(self.state)
+
+    def view(self, seat: int | None) -> Any:
+        """What `seat` (None: a spectator) may see of the state; None in the lobby."""
+        if self.state is None:
+            return None
+        return self.rules.view(self.state, seat)
+
+    def deadline(self, seat: int, kind: DeadlineKind) -> Deadline | None:
+        """The armed clock of that kind for a seat, if any."""
+        for deadline in self.deadlines:
+            if deadline.seat == seat and deadline.kind is kind:
+                return deadline
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """An engine event with the state version of the action that produced it."""
+
+    version: int
+    """The version of the state the action was played on."""
+    seat: int | None
+    """The seat whose action produced it (None for table-level events)."""
+    event: Event
+
+
+class UpdateKind(enum.StrEnum):
+    """What changed a game in play."""
+
+    START = "start"
+    MOVE = "move"
+    """A human's own move."""
+    BOT_MOVE = "bot_move"
+    TIMEOUT_MOVE = "timeout_move"
+    """The default of a prompt, taken because its clock ran out."""
+    UNDO = "undo"
+    ABANDON = "abandon"
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """A change to a game in play, as sent to listeners and returned to the caller."""
+
+    kind: UpdateKind
+    table: Table
+    """The table after the change."""
+    seat: int | None = None
+    """The seat that acted (None for start and abandon)."""
+    action: Action | None = None
+    events: tuple[LoggedEvent, ...] = ()
+    new_to_move: tuple[int, ...] = ()
+    """Seats that must decide now and did not just before: ping these once."""
+    prompts: tuple[Prompt, ...] = ()
+    """The decisions open after the change."""
+    outcome: Outcome | None = None
+    """Set when this change ended the game."""
+
+    @property
+    def turn_changed(self) -> bool:
+        """Whether someone new must decide (so a ping is due)."""
+        return bool(self.new_to_move)
+
+    @property
+    def ping_user_ids(self) -> tuple[int, ...]:
+        """User ids of the humans newly to move (bots and replaced seats are never pinged)."""
+        ids: list[int] = []
+        for seat in self.new_to_move:
+            info = self.table.seats[seat]
+            if not info.is_bot and info.user_id is not None:
+                ids.append(info.user_id)
+        return tuple(ids)
+
+
+class NoticeKind(enum.StrEnum):
+    """Clock and seat notices that are not moves."""
+
+    REMINDER = "reminder"
+    """The seat still owes a decision; ping its player."""
+    TIMED_OUT = "timed_out"
+    """The seat's clock ran out and its prompt's default was taken (an Update follows)."""
+    REPLACED = "replaced"
+    """A bot now plays the seat (the player was absent too long, or left)."""
+    RECLAIMED = "reclaimed"
+    """The player took their seat back from the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A notice about one seat of a table, sent to listeners."""
+
+    kind: NoticeKind
+    table: Table
+    seat: int
+    user_id: int | None
+    count: int = 1
+    """For reminders: 1 for the first, 2 for the second, and so on."""

@@ -1,0 +1,561 @@
+"""SQLite persistence of tables, seats, the action log and the turn clocks (aiosqlite)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from engine.codec import JSON
+from engine.core import Action, Event
+from engine.games import UnknownGame as EngineUnknownGame
+from engine.games import get_rules
+from tables.errors import StoreUnavailable, TableError
+from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tables, seats and the action log.
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        host_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tables_by_channel ON tables (channel_id, status);
+    CREATE INDEX tables_by_thread ON tables (thread_id);
+    CREATE TABLE seats (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        bot TEXT,
+        name TEXT NOT NULL,
+        replaced INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE actions (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    """,
+    # 2: turn clocks, undo snapshots and a write counter against lost updates.
+    """
+    ALTER TABLE tables ADD COLUMN timing TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN idle_since REAL;
+    ALTER TABLE seats ADD COLUMN prompt_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE actions ADD COLUMN source TEXT NOT NULL DEFAULT 'human';
+    ALTER TABLE actions ADD COLUMN before TEXT;
+    ALTER TABLE actions ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE deadlines (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, seat, kind)
+    );
+    CREATE INDEX deadlines_by_due ON deadlines (due_at);
+    """,
+)
+"""Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_TABLE_COLUMNS = (
+    "id, game, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_id, "
+    "status, options, seed, state, version, created_at, updated_at, timing, revision"
+)
+
+
+class _Stale(Exception):
+    """Raised inside a transaction to roll it back when the guarded row did not match."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer Meeple than this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One entry of a table's action log."""
+
+    seq: int
+    version: int
+    """The state version the action was played on."""
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+    source: str
+    """Who chose it: "human", "bot" or "timeout"."""
+    created_at: float
+    undone: bool = False
+    before: str | None = None
+    """Snapshot of the state it was played on, kept while undo may return to it."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """An action to append to the log in the same transaction as the new snapshot."""
+
+    version: int
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+    source: str
+    created_at: float
+    before: str | None = None
+
+
+def event_to_json(event: Event) -> dict[str, JSON]:
+    """JSON form of an engine event."""
+    return {
+        "kind": event.kind,
+        "data": dict(event.data),
+        "visible_to": None if event.visible_to is None else sorted(event.visible_to),
+        "checkpoint": event.checkpoint,
+    }
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    """Inverse of `event_to_json`."""
+    visible = data.get("visible_to")
+    return Event(
+        data["kind"],
+        data.get("data", {}),
+        None if visible is None else frozenset(visible),
+        bool(data.get("checkpoint", False)),
+    )
+
+
+class Store:
+    """The SQLite database behind the tables; every failure surfaces as StoreUnavailable."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self.path = path
+        # One connection serves every table, so statements of two transactions must not interleave.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000) -> Store:
+        """Open (creating the folder and file if needed) and migrate the database."""
+        text = str(path)
+        try:
+            if text != ":memory:":
+                Path(text).parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(text, isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreUnavailable() from exc
+        store = cls(db, text)
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await store._migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        async with self._lock:
+            await self._db.close()
+
+    async def schema_version(self) -> int:
+        """The database's PRAGMA user_version."""
+        async with self._lock:
+            return await self._user_version()
+
+    async def _user_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        current = await self._user_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(f"database schema {current} is newer than this code ({SCHEMA_VERSION})")
+        for step in range(current, SCHEMA_VERSION):
+            async with self.transaction() as db:
+                for statement in _statements(MIGRATIONS[step]):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {step + 1}")
+            log.info("database %s migrated to schema %d", self.path, step + 1)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; database errors become StoreUnavailable."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreUnavailable() from exc
+            try:
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException as exc:
+                try:
+                    await self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("rollback failed")
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreUnavailable() from exc
+                raise
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run reads under the connection lock; database errors become StoreUnavailable."""
+        async with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise StoreUnavailable() from exc
+
+    # -- writes --------------------------------------------------------------
+
+    async def insert_table(self, table: Table) -> Table:
+        """Store a new table (its id is ignored) and return it with its id."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
+                "board_message_id, host_id, status, options, seed, state, version, created_at, "
+                "updated_at, timing, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table.game,
+                    table.guild_id,
+                    table.channel_id,
+                    table.thread_id,
+                    table.lobby_message_id,
+                    table.board_message_id,
+                    table.host_id,
+                    table.status.value,
+                    json.dumps(dict(table.options), sort_keys=True),
+                    table.seed,
+                    None if table.state is None else table.rules.encode(table.state),
+                    table.version,
+                    table.created_at,
+                    table.updated_at,
+                    json.dumps(table.timing.to_json()),
+                    table.revision,
+                ),
+            )
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            await self._write_seats(db, table_id, table.seats)
+            await self._write_deadlines(db, table_id, table.deadlines)
+        return _with_id(table, table_id)
+
+    async def save(
+        self,
+        old: Table,
+        new: Table,
+        *,
+        append: Sequence[NewAction] = (),
+        mark_undone: int | None = None,
+        drop_undo_snapshots: bool = False,
+    ) -> bool:
+        """Write `new` over `old` in one transaction, with its log entries; False if `old` is stale.
+
+        The write is guarded by `WHERE id = ? AND version = ? AND revision = ?`: if another
+        writer got there first nothing is written. `new.revision` must be `old.revision + 1`.
+        """
+        try:
+            async with self.transaction() as db:
+                if not await self._update_table(db, old, new):
+                    raise _Stale
+                await self._write_log(db, new, append, mark_undone, drop_undo_snapshots)
+                await self._write_seats(db, new.id, new.seats)
+                await self._write_deadlines(db, new.id, new.deadlines)
+        except _Stale:
+            return False
+        return True
+
+    async def _write_log(
+        self,
+        db: aiosqlite.Connection,
+        new: Table,
+        append: Sequence[NewAction],
+        mark_undone: int | None,
+        drop_undo_snapshots: bool,
+    ) -> None:
+        if drop_undo_snapshots:
+            await db.execute(
+                "UPDATE actions SET before = NULL WHERE table_id = ? AND before IS NOT NULL", (new.id,)
+            )
+        if mark_undone is not None:
+            await db.execute(
+                "UPDATE actions SET undone = 1, before = NULL WHERE table_id = ? AND seq = ?",
+                (new.id, mark_undone),
+            )
+        if append:
+            await self._append_actions(db, new.id, append)
+
+    async def _update_table(self, db: aiosqlite.Connection, old: Table, new: Table) -> bool:
+        cursor = await db.execute(
+            "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
+            "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
+            "revision = ? WHERE id = ? AND version = ? AND revision = ?",
+            (
+                new.thread_id,
+                new.lobby_message_id,
+                new.board_message_id,
+                new.host_id,
+                new.status.value,
+                json.dumps(dict(new.options), sort_keys=True),
+                new.seed,
+                None if new.state is None else new.rules.encode(new.state),
+                new.version,
+                new.updated_at,
+                json.dumps(new.timing.to_json()),
+                new.revision,
+                old.id,
+                old.version,
+                old.revision,
+            ),
+        )
+        return cursor.rowcount == 1
+
+    async def _append_actions(
+        self, db: aiosqlite.Connection, table_id: int, entries: Iterable[NewAction]
+    ) -> None:
+        async with db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?", (table_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        seq = int(row[0]) if row else 0
+        for entry in entries:
+            seq += 1
+            await db.execute(
+                "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source, "
+                "before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    seq,
+                    entry.version,
+                    entry.seat,
+                    json.dumps(entry.action.to_json(), sort_keys=True),
+                    json.dumps([event_to_json(e) for e in entry.events], sort_keys=True),
+                    entry.created_at,
+                    entry.source,
+                    entry.before,
+                ),
+            )
+
+    async def _write_seats(self, db: aiosqlite.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
+        await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await db.executemany(
+            "INSERT INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, prompt_version) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (table_id, i, s.user_id, s.bot, s.name, int(s.replaced), s.idle_since, s.prompt_version)
+                for i, s in enumerate(seats)
+            ],
+        )
+
+    async def _write_deadlines(
+        self, db: aiosqlite.Connection, table_id: int, deadlines: Sequence[Deadline]
+    ) -> None:
+        await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+        await db.executemany(
+            "INSERT INTO deadlines (table_id, seat, kind, due_at, count) VALUES (?, ?, ?, ?, ?)",
+            [(table_id, d.seat, d.kind.value, d.due_at, d.count) for d in deadlines],
+        )
+
+    # -- reads ---------------------------------------------------------------
+
+    async def load(self, table_id: int) -> Table | None:
+        """The stored table, or None."""
+        async with self.reading() as db:
+            async with db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            return await self._build(db, row)
+
+    async def find(
+        self,
+        *,
+        statuses: Sequence[TableStatus],
+        channel_id: int | None = None,
+        thread_id: int | None = None,
+        user_id: int | None = None,
+    ) -> list[Table]:
+        """Tables with one of `statuses`, filtered by channel, thread or seated user; oldest first."""
+        clauses = [f"status IN ({', '.join('?' for _ in statuses)})"]
+        params: list[Any] = [s.value for s in statuses]
+        if channel_id is not None:
+            clauses.append("channel_id = ?")
+            params.append(channel_id)
+        if thread_id is not None:
+            clauses.append("thread_id = ?")
+            params.append(thread_id)
+        if user_id is not None:
+            clauses.append("id IN (SELECT table_id FROM seats WHERE user_id = ?)")
+            params.append(user_id)
+        query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {' AND '.join(clauses)} ORDER BY id"
+        async with self.reading() as db:
+            async with db.execute(query, params) as cur:
+                rows = await cur.fetchall()
+            return [await self._build(db, row) for row in rows]
+
+    async def due(self, now: float) -> list[tuple[int, Deadline]]:
+        """Every armed clock due at `now`, earliest first, as (table id, deadline)."""
+        async with (
+            self.reading() as db,
+            db.execute(
+                "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
+                "ORDER BY due_at, table_id, seat",
+                (now,),
+            ) as cur,
+        ):
+            rows = await cur.fetchall()
+        return [(int(r[0]), Deadline(int(r[1]), DeadlineKind(r[2]), float(r[3]), int(r[4]))) for r in rows]
+
+    async def next_due(self) -> float | None:
+        """When the earliest armed clock is due, if any."""
+        async with self.reading() as db, db.execute("SELECT MIN(due_at) FROM deadlines") as cur:
+            row = await cur.fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def actions(self, table_id: int) -> list[ActionRow]:
+        """A table's whole action log, in order (undo entries and undone moves included)."""
+        async with (
+            self.reading() as db,
+            db.execute(
+                "SELECT seq, version, seat, action, events, source, created_at, undone, before "
+                "FROM actions WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            ) as cur,
+        ):
+            rows = await cur.fetchall()
+        return [
+            ActionRow(
+                seq=int(r[0]),
+                version=int(r[1]),
+                seat=int(r[2]),
+                action=Action.from_json(json.loads(r[3])),
+                events=tuple(event_from_json(e) for e in json.loads(r[4])),
+                source=str(r[5]),
+                created_at=float(r[6]),
+                undone=bool(r[7]),
+                before=r[8],
+            )
+            for r in rows
+        ]
+
+    async def undo_target(self, table_id: int) -> ActionRow | None:
+        """The latest move not yet taken back, if its undo snapshot is still kept."""
+        async with (
+            self.reading() as db,
+            db.execute(
+                "SELECT seq, version, seat, action, source, created_at, before FROM actions "
+                "WHERE table_id = ? AND undone = 0 AND before IS NOT NULL ORDER BY seq DESC LIMIT 1",
+                (table_id,),
+            ) as cur,
+        ):
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return ActionRow(
+            seq=int(r[0]),
+            version=int(r[1]),
+            seat=int(r[2]),
+            action=Action.from_json(json.loads(r[3])),
+            events=(),
+            source=str(r[4]),
+            created_at=float(r[5]),
+            before=r[6],
+        )
+
+    async def _build(self, db: aiosqlite.Connection, row: Sequence[Any]) -> Table:
+        table_id = int(row[0])
+        async with db.execute(
+            "SELECT user_id, bot, name, replaced, idle_since, prompt_version FROM seats "
+            "WHERE table_id = ? ORDER BY seat",
+            (table_id,),
+        ) as cur:
+            seat_rows = await cur.fetchall()
+        async with db.execute(
+            "SELECT seat, kind, due_at, count FROM deadlines WHERE table_id = ? ORDER BY seat, kind",
+            (table_id,),
+        ) as cur:
+            deadline_rows = await cur.fetchall()
+        game = str(row[1])
+        state = None
+        if row[11] is not None:
+            try:
+                state = get_rules(game).decode(row[11])
+            except EngineUnknownGame as exc:
+                raise TableError(f"The game {game!r} is not installed.") from exc
+        return Table(
+            id=table_id,
+            game=game,
+            guild_id=int(row[2]),
+            channel_id=int(row[3]),
+            thread_id=row[4],
+            lobby_message_id=row[5],
+            board_message_id=row[6],
+            host_id=int(row[7]),
+            status=TableStatus(row[8]),
+            options=json.loads(row[9]),
+            seed=row[10],
+            state=state,
+            version=int(row[12]),
+            created_at=float(row[13]),
+            updated_at=float(row[14]),
+            timing=Timing.from_json(json.loads(row[15])),
+            revision=int(row[16]),
+            seats=tuple(
+                SeatInfo(
+                    user_id=s[0],
+                    bot=s[1],
+                    name=str(s[2]),
+                    replaced=bool(s[3]),
+                    idle_since=s[4],
+                    prompt_version=int(s[5]),
+                )
+                for s in seat_rows
+            ),
+            deadlines=tuple(
+                Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
+            ),
+        )
+
+
+def _statements(script: str) -> list[str]:
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def _with_id(table: Table, table_id: int) -> Table:
+    return replace(table, id=table_id)
