@@ -48,6 +48,8 @@ class GameEnd(enum.Enum):
     """The last player finished the round in which a 6th tomato was harvested."""
     BUSHEL_EMPTY = "bushel_empty"
     """The bushel was empty at the start of a turn (multiplayer)."""
+    SOLO_HARVESTED = "solo_harvested"
+    """Solo: the turn in which the 6th tomato was harvested is over (a win)."""
     SOLO_OUT_OF_DICE = "solo_out_of_dice"
     """Solo: the bushel is empty and no held die can ever be placed."""
 
@@ -208,3 +210,8 @@ class TomatoState(GameState):
     def bushel_size(self) -> int:
         """How many dice are in the bushel."""
         return sum(self.bushel.values())
+
+    def to_bushel(self, dice: list[Die]) -> None:
+        """Put dice back in the shared bushel."""
+        for die in dice:
+            self.bushel[die.colour] = self.bushel.get(die.colour, 0) + 1

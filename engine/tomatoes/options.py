@@ -1,0 +1,114 @@
+"""The table options of Diced Tomatoes: the three BGA variants and the older rule versions."""
+
+from __future__ import annotations
+
+from engine.core import OptionSpec, Scalar
+from engine.tomatoes.state import TableOptions
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "golden_hybrid",
+        "Sunny Golden Hybrid",
+        True,
+        help="One gold die per player; each gold die on a vine adds 1 to its value.",
+    ),
+    OptionSpec(
+        "dicey_rules",
+        "Dicey Tomato Rules",
+        True,
+        help="A harvest whose value equals its slot number is topped up and earns a golden star.",
+    ),
+    OptionSpec(
+        "karma_overload",
+        "Karma Overload",
+        True,
+        help="Completing an opponent's vine earns karma equal to its value; karma bits are in play.",
+    ),
+    OptionSpec(
+        "pick_colours",
+        "Pick dice colours",
+        False,
+        help="The active player picks the colours of the dice taken from the bushel.",
+    ),
+    OptionSpec(
+        "match_total",
+        "Slot match total",
+        7,
+        (7, 6),
+        help="What a matched slot is worth in total: 7 (latest rules) or 6 (older rules).",
+    ),
+    OptionSpec(
+        "karma_bits",
+        "Karma bits",
+        True,
+        help="With Karma Overload: a bit per die placed on opponents' vines, 3 bits make 1 karma.",
+    ),
+    OptionSpec(
+        "bits_for_passing",
+        "Karma bits for passed dice",
+        True,
+        help="A karma bit also for each die passed to the next player (rules of October 2021 on).",
+    ),
+    OptionSpec(
+        "turn_karma_cap",
+        "Karma cap during your turn",
+        12,
+        (12, 6),
+        help="Karma may reach 12 during your own turn, cut to 6 at its end (6: the older rules).",
+    ),
+    OptionSpec(
+        "unfinished_vines",
+        "Unfinished vines",
+        "red_dice",
+        ("red_dice", "three_dice_vines"),
+        help="End scoring: 1 point per 3 red dice on your vines, or 1 per vine of 3 dice (older).",
+    ),
+    OptionSpec(
+        "first_to_six_bonus",
+        "First to six tomatoes",
+        2,
+        (2, 3),
+        help="Points for harvesting a 6th tomato first (the printed game gave 3).",
+    ),
+    OptionSpec(
+        "clean_target",
+        "Clean the vine targets",
+        "any",
+        ("any", "own"),
+        help="Whether the 3-karma clean may target any player's vine or only your own.",
+    ),
+    OptionSpec(
+        "negative_harvest",
+        "Harvests worth 0 or less",
+        "allow",
+        ("allow", "floor_zero"),
+        help="A harvest worth 0 or less scores its value, or 0.",
+    ),
+)
+
+
+def table_options(resolved: dict[str, Scalar]) -> TableOptions:
+    """Build the state's TableOptions from resolved (validated, defaulted) option values."""
+
+    def flag(key: str) -> bool:
+        return bool(resolved[key])
+
+    def number(key: str) -> int:
+        value = resolved[key]
+        assert isinstance(value, int)
+        return value
+
+    return TableOptions(
+        golden_hybrid=flag("golden_hybrid"),
+        dicey_rules=flag("dicey_rules"),
+        karma_overload=flag("karma_overload"),
+        pick_colours=flag("pick_colours"),
+        match_total=number("match_total"),
+        karma_bits=flag("karma_bits"),
+        bits_for_passing=flag("bits_for_passing"),
+        turn_karma_cap=number("turn_karma_cap"),
+        unfinished_vines=str(resolved["unfinished_vines"]),
+        first_to_six_bonus=number("first_to_six_bonus"),
+        clean_target=str(resolved["clean_target"]),
+        negative_harvest=str(resolved["negative_harvest"]),
+    )

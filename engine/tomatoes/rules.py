@@ -1,0 +1,190 @@
+"""The Diced Tomatoes rules object: setup, prompts, play, views, result, bots and the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from engine.core import Action, Bot, Event, Outcome, Prompt, RandomBot, Rules, Scalar
+from engine.rng import Rng
+from engine.tomatoes import scoring, text, turn
+from engine.tomatoes.bots import GreedyBot
+from engine.tomatoes.events import Ev
+from engine.tomatoes.karma import KARMA_ACTIONS, apply_karma, karma_options
+from engine.tomatoes.options import OPTION_SPECS, table_options
+from engine.tomatoes.placement import placements
+from engine.tomatoes.state import (
+    TOKENS_PER_PLAYER,
+    Colour,
+    Phase,
+    PlayerState,
+    Token,
+    TomatoState,
+)
+from engine.tomatoes.vines import clear_token, place_die
+
+RED_PER_PLAYER = 11
+BLACK_PER_PLAYER = 2
+GOLD_PER_PLAYER = 1
+
+ROLL = Action("roll")
+"""Take dice from the bushel at random and roll them with the passed dice."""
+END_TURN = Action("end_turn")
+"""End the turn: pass the dice that cannot be placed."""
+KEEP = Action("keep")
+"""Keep the remaining zero-value vines and finish the turn."""
+
+
+def place_action(die: int, owner: int, token: int) -> Action:
+    """The action placing rolled die `die` on token `token` of seat `owner`."""
+    return Action("place", (("die", die), ("owner", owner), ("token", token)))
+
+
+class TomatoRules(Rules[TomatoState]):
+    """Diced Tomatoes for 1 to 6 players, with BGA's variants as table options."""
+
+    id = "tomatoes"
+    name = "Diced Tomatoes"
+    min_players = 1
+    max_players = 6
+    state_type = TomatoState
+    option_specs = OPTION_SPECS
+
+    def _setup(self, seats: int, options: dict[str, Scalar], rng: Rng) -> TomatoState:
+        table = table_options(options)
+        bushel = {Colour.RED: RED_PER_PLAYER * seats, Colour.BLACK: BLACK_PER_PLAYER * seats}
+        if table.golden_hybrid:
+            bushel[Colour.GOLD] = GOLD_PER_PLAYER * seats
+        players = [PlayerState(tokens=[Token() for _ in range(TOKENS_PER_PLAYER)]) for _ in range(seats)]
+        # Section 4 / 15 item 12: the lowest opening roll makes the last player; drawing the
+        # first player uniformly is equivalent and needs no re-roll of ties.
+        first = rng.below(seats)
+        state = TomatoState(
+            rng=rng,
+            options=table,
+            players=players,
+            bushel=bushel,
+            first_seat=first,
+            total_dice=sum(bushel.values()),
+        )
+        turn.start_turn(state, first)
+        return state
+
+    # -- decisions ---------------------------------------------------------
+
+    def prompts(self, state: TomatoState) -> tuple[Prompt, ...]:
+        seat = state.active
+        if state.phase is Phase.ROLL:
+            return (self._roll_prompt(state),)
+        if state.phase is Phase.PLACE:
+            return (self._place_prompt(state),)
+        if state.phase is Phase.CLEAR:
+            zero = tuple(turn.zero_vines(state))
+            options = (*(Action.of("clear", token=t) for t in zero), KEEP)
+            return (Prompt(seat, "clear", options, default=KEEP, context=(("tokens", zero),)),)
+        return ()
+
+    def _roll_prompt(self, state: TomatoState) -> Prompt:
+        player = state.players[state.active]
+        context = (
+            ("take", turn.dice_to_take(state)),
+            ("held", len(player.hand)),
+            ("bushel_red", state.bushel.get(Colour.RED, 0)),
+            ("bushel_black", state.bushel.get(Colour.BLACK, 0)),
+            ("bushel_gold", state.bushel.get(Colour.GOLD, 0)),
+        )
+        if state.options.pick_colours and turn.dice_to_take(state):
+            options = tuple(Action.of("roll", red=r, black=b, gold=g) for r, b, g in turn.colour_mixes(state))
+        else:
+            options = (ROLL,)
+        return Prompt(state.active, "roll", options, default=options[0], context=context)
+
+    def _place_prompt(self, state: TomatoState) -> Prompt:
+        legal = placements(state)
+        options = [place_action(d, o, t) for d, o, t in legal]
+        if not legal:
+            options.append(END_TURN)
+        options += karma_options(state)
+        context = (
+            ("colours", tuple(d.colour.value for d in state.rolled)),
+            ("values", tuple(d.value for d in state.rolled)),
+            ("placeable", tuple(sorted({d for d, _, _ in legal}))),
+            ("karma", state.players[state.active].karma),
+            ("must_place", bool(legal)),
+        )
+        return Prompt(
+            state.active,
+            "place",
+            tuple(options),
+            default=None if legal else END_TURN,
+            context=context,
+        )
+
+    # -- play --------------------------------------------------------------
+
+    def _play(self, state: TomatoState, seat: int, action: Action) -> Iterable[Event]:
+        kind = action.kind
+        if kind == "place":
+            return place_die(state, action["die"], action["owner"], action["token"])
+        if kind in KARMA_ACTIONS:
+            return apply_karma(state, action)
+        if kind == "roll":
+            if action.args:
+                drawn = turn.draw_mix(state, (action["red"], action["black"], action["gold"]))
+            else:
+                drawn = turn.draw_random(state)
+            return turn.roll(state, drawn)
+        if kind == "end_turn":
+            return turn.end_turn(state)
+        if kind == "clear":
+            events = [clear_token(state, seat, action["token"], Ev.CLEAR)]
+            if turn.zero_vines(state):
+                return events
+            return events + turn.finish_turn(state)
+        if kind == "keep":
+            return turn.finish_turn(state)
+        raise AssertionError(f"unhandled action {kind}")
+
+    def outcome(self, state: TomatoState) -> Outcome | None:
+        return scoring.outcome(state)
+
+    def describe(self, event: Event) -> str:
+        return text.describe(event)
+
+    # -- bots and copies ---------------------------------------------------
+
+    def bots(self) -> Mapping[str, Bot[TomatoState]]:
+        return {"random": RandomBot(), "greedy": GreedyBot()}
+
+    def clone(self, state: TomatoState) -> TomatoState:
+        """A fast deep copy: dice, slots and options are immutable and shared."""
+        return TomatoState(
+            version=state.version,
+            rng=Rng(state.rng.state),
+            undo_seat=state.undo_seat,
+            undo_depth=state.undo_depth,
+            options=state.options,
+            players=[
+                PlayerState(
+                    tokens=[Token(dice=list(t.dice)) for t in p.tokens],
+                    slots=list(p.slots),
+                    karma=p.karma,
+                    karma_bits=p.karma_bits,
+                    hand=list(p.hand),
+                    turns=p.turns,
+                )
+                for p in state.players
+            ],
+            bushel=dict(state.bushel),
+            rolled=list(state.rolled),
+            active=state.active,
+            first_seat=state.first_seat,
+            phase=state.phase,
+            final_round=state.final_round,
+            first_to_six=state.first_to_six,
+            total_dice=state.total_dice,
+            ended=state.ended,
+        )
+
+
+RULES = TomatoRules()
+"""The Diced Tomatoes rules object registered as "tomatoes"."""

@@ -1,0 +1,188 @@
+"""One line of plain English per event, for the CLI and the Discord game log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.core import Event
+from engine.tomatoes.events import Ev
+from engine.tomatoes.state import GameEnd
+
+_END_TEXT = {
+    GameEnd.FINAL_ROUND.value: "the final round is over",
+    GameEnd.BUSHEL_EMPTY.value: "the bushel was empty at the start of a turn",
+    GameEnd.SOLO_HARVESTED.value: "all six tomatoes are harvested",
+    GameEnd.SOLO_OUT_OF_DICE.value: "no dice are left to play",
+}
+
+
+def player(seat: int) -> str:
+    """How a seat is named in the log (seats count from 1 for people)."""
+    return f"Player {seat + 1}"
+
+
+def die_text(die: Mapping[str, Any]) -> str:
+    """A die as "red 5"."""
+    return f"{die['colour']} {die['value']}"
+
+
+def dice_text(dice: list[Mapping[str, Any]]) -> str:
+    """Dice as "red 5, black 2"."""
+    return ", ".join(die_text(d) for d in dice) if dice else "nothing"
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 die", "3 dice", "2 points"."""
+    if word == "die":
+        return f"{count} {'die' if count == 1 else 'dice'}"
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def vine_of(seat: int, owner: int, token: int) -> str:
+    """ "their own token 2" or "Player 3's token 2" from the acting seat's point of view."""
+    whose = "their own" if seat == owner else f"{player(owner)}'s"
+    return f"{whose} token {token + 1}"
+
+
+def _turn(d: Mapping[str, Any]) -> str:
+    final = " (final round)" if d["final_round"] else ""
+    return f"{player(d['seat'])}'s turn {d['turn']}{final}."
+
+
+def _roll(d: Mapping[str, Any]) -> str:
+    drawn = d["drawn"]
+    counts = {c: drawn.count(c) for c in ("red", "black", "gold") if c in drawn}
+    took = ", ".join(f"{n} {c}" for c, n in counts.items())
+    parts = []
+    if drawn:
+        parts.append(f"{plural(len(drawn), 'die')} from the bushel ({took})")
+    if d["held"]:
+        parts.append(f"{plural(d['held'], 'die')} passed to them")
+    return (
+        f"{player(d['seat'])} rolls {' plus '.join(parts)}: {dice_text(d['dice'])}. "
+        f"{plural(d['bushel'], 'die')} left in the bushel."
+    )
+
+
+def _place(d: Mapping[str, Any]) -> str:
+    where = vine_of(d["seat"], d["owner"], d["token"])
+    if d["seed"]:
+        return f"{player(d['seat'])} seeds {die_text(d['die'])} on {where}."
+    return f"{player(d['seat'])} adds {die_text(d['die'])} to the vine on {where} (worth {d['value']})."
+
+
+def _harvest(d: Mapping[str, Any]) -> str:
+    points = f"{d['points']} + {d['bonus']} bonus = {d['points'] + d['bonus']}" if d["bonus"] else d["points"]
+    star = ", golden star" if d["star"] else ""
+    by = "" if d["seat"] == d["owner"] else f" (completed by {player(d['seat'])})"
+    return (
+        f"{player(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}{by}: "
+        f"{points} points{star}."
+    )
+
+
+def _overripe(d: Mapping[str, Any]) -> str:
+    return (
+        f"{player(d['owner'])}'s vine on token {d['token'] + 1} is overripe (worth {d['value']}): "
+        f"{plural(len(d['dice']), 'die')} go back to the bushel."
+    )
+
+
+def _karma(d: Mapping[str, Any]) -> str:
+    lost = f", {d['lost']} lost above the cap" if d["lost"] else ""
+    return f"{player(d['seat'])} gains {d['gained']} karma ({d['reason']}{lost}): karma {d['karma']}."
+
+
+def _bit(d: Mapping[str, Any]) -> str:
+    bits = "a karma bit" if d["count"] == 1 else f"{d['count']} karma bits"
+    return f"{player(d['seat'])} gets {bits} ({d['reason']})."
+
+
+def _die_change(verb: str) -> Callable[[Mapping[str, Any]], str]:
+    def line(d: Mapping[str, Any]) -> str:
+        return (
+            f"{player(d['seat'])} spends {d['cost']} karma to {verb} {d['colour']} {d['before']}: "
+            f"it now shows {d['after']} (karma {d['karma']})."
+        )
+
+    return line
+
+
+def _clean(d: Mapping[str, Any]) -> str:
+    return (
+        f"{player(d['seat'])} spends {d['cost']} karma to clean the vine on "
+        f"{vine_of(d['seat'], d['owner'], d['token'])}: {plural(len(d['dice']), 'die')} back to the bushel "
+        f"(karma {d['karma']})."
+    )
+
+
+def _flip(d: Mapping[str, Any]) -> str:
+    return (
+        f"{player(d['seat'])} spends {d['cost']} karma to flip the seed on "
+        f"{vine_of(d['seat'], d['owner'], d['token'])}: {d['before']} becomes {d['after']} "
+        f"(karma {d['karma']})."
+    )
+
+
+def _pass(d: Mapping[str, Any]) -> str:
+    them = "it" if len(d["dice"]) == 1 else "them"
+    if d["to"] == d["seat"]:
+        return f"{player(d['seat'])} cannot place {dice_text(d['dice'])} and keeps {them} for the next turn."
+    return f"{player(d['seat'])} cannot place {dice_text(d['dice'])} and passes {them} to {player(d['to'])}."
+
+
+def _clear(d: Mapping[str, Any]) -> str:
+    return (
+        f"{player(d['owner'])} clears their vine on token {d['token'] + 1} (worth {d['value']}): "
+        f"{plural(len(d['dice']), 'die')} back to the bushel."
+    )
+
+
+def _first(d: Mapping[str, Any]) -> str:
+    bonus = f" (+{d['bonus']} points)" if d["bonus"] else ""
+    return f"{player(d['owner'])} is the first to harvest six tomatoes{bonus}."
+
+
+def _final(d: Mapping[str, Any]) -> str:
+    return f"Final round: the game ends after {player(d['last'])}'s turn."
+
+
+def _cap(d: Mapping[str, Any]) -> str:
+    return f"{player(d['seat'])}'s karma drops to {d['karma']} at the end of the turn ({d['lost']} lost)."
+
+
+def _end(d: Mapping[str, Any]) -> str:
+    return f"Game over: {_END_TEXT.get(d['reason'], d['reason'])}."
+
+
+_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    Ev.TURN: _turn,
+    Ev.ROLL: _roll,
+    Ev.PLACE: _place,
+    Ev.HARVEST: _harvest,
+    Ev.OVERRIPE: _overripe,
+    Ev.KARMA: _karma,
+    Ev.BIT: _bit,
+    Ev.REROLL: _die_change("re-roll"),
+    Ev.SHIFT: _die_change("shift"),
+    Ev.ROLL_OVER: _die_change("roll over"),
+    Ev.SET_VALUE: _die_change("turn"),
+    Ev.CLEAN: _clean,
+    Ev.FLIP: _flip,
+    Ev.PASS: _pass,
+    Ev.CLEAR: _clear,
+    Ev.FIRST_TO_SIX: _first,
+    Ev.FINAL_ROUND: _final,
+    Ev.KARMA_CAP: _cap,
+    Ev.GAME_END: _end,
+}
+
+
+def describe(event: Event) -> str:
+    """One line of plain English for a Diced Tomatoes event."""
+    line = _LINES.get(event.kind)
+    if line is None:
+        details = ", ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{event.kind}: {details}" if details else event.kind
+    return line(event.data)
