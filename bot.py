@@ -1,0 +1,208 @@
+"""Meeple's entry point: settings, logging, the store, the cogs, command sync, clean shutdown."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import hashlib
+import importlib
+import json
+import logging
+import pkgutil
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+from discord.ext import commands
+
+from settings import Settings, SettingsError, load_settings
+from tables import Store, TableService
+
+log = logging.getLogger("meeple")
+
+
+class MeepleBot(commands.Bot):
+    """The Discord client: holds the settings, the store and the table service."""
+
+    store: Store
+    tables: TableService
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        # Slash commands and components need no privileged intent: `guilds` alone keeps the
+        # channel and thread cache; member lists and message content are never read.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+        )
+        self.settings = settings
+        self._service_starter: asyncio.Task[None] | None = None
+        self._store_open = False
+        self._service_made = False
+
+    async def setup_hook(self) -> None:
+        """Open the store, create the service, load every cog, then sync commands if they changed."""
+        self.store = await Store.open(self.settings.db_path)
+        self._store_open = True
+        self.tables = TableService(self.store)
+        self._service_made = True
+        for name in discover_extensions():
+            await self.load_extension(name)
+            log.info("loaded extension %s", name)
+        await self.sync_commands()
+        # Started once the gateway is ready, so listeners find channels and threads in the cache.
+        self._service_starter = asyncio.create_task(self._start_service(), name="meeple-service-start")
+
+    async def _start_service(self) -> None:
+        await self.wait_until_ready()
+        await self.tables.start()
+        log.info("table service started")
+
+    async def sync_commands(self) -> bool:
+        """Sync the command tree when it differs from the last synced one; return whether it synced."""
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        payload.sort(key=lambda c: (c.get("type", 1), c["name"]))
+        stamp = {
+            "application_id": self.application_id,
+            "guild_id": self.settings.dev_guild,
+            "sha256": hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest(),
+        }
+        stamp_path = command_stamp_path(self.settings.db_path)
+        try:
+            previous = json.loads(stamp_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            previous = None
+        if previous == stamp:
+            log.info("application commands unchanged: not syncing")
+            return False
+        synced = await self.tree.sync(guild=guild)
+        stamp_path.parent.mkdir(parents=True, exist_ok=True)
+        stamp_path.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+        where = f"guild {self.settings.dev_guild}" if guild else "globally"
+        log.info("synced %d application command(s) %s", len(synced), where)
+        return True
+
+    async def on_ready(self) -> None:
+        """Log who we are once the gateway is ready."""
+        user = self.user
+        log.info("ready as %s (id %s) in %d server(s)", user, user.id if user else "?", len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop the table service (it closes the store), then the Discord client."""
+        if self._service_starter is not None:
+            self._service_starter.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._service_starter
+            self._service_starter = None
+        if self._service_made:
+            # Before the client: the service delivers its pending updates, then closes the store.
+            self._service_made = self._store_open = False
+            await self.tables.close()
+            log.info("table service and store closed")
+        await super().close()
+        if self._store_open:
+            self._store_open = False
+            await self.store.close()
+
+
+def discover_extensions(package_name: str = "cogs") -> list[str]:
+    """The modules and packages directly in a package that define a top-level `setup`."""
+    package = importlib.import_module(package_name)
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_"):
+            continue
+        base = Path(package.__path__[0]) / info.name
+        source = base / "__init__.py" if info.ispkg else base.with_suffix(".py")
+        if source.is_file() and _defines_setup(source):
+            found.append(f"{package.__name__}.{info.name}")
+    return sorted(found)
+
+
+def _defines_setup(source: Path) -> bool:
+    # Read, not imported: discord.py imports the extension itself, and importing it
+    # first would run the module twice.
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    return any(
+        isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef) and node.name == "setup"
+        for node in tree.body
+    )
+
+
+def command_stamp_path(db_path: Path) -> Path:
+    """The file beside the database that remembers the last synced command list."""
+    return db_path.with_name(db_path.name + ".commands.json")
+
+
+def point_at_local_api(settings: Settings) -> None:
+    """Tests only: send REST and gateway traffic to the loopback fake named in the settings."""
+    if settings.api_base is None or settings.gateway is None:
+        return
+    discord.http.Route.BASE = str(settings.api_base).rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = settings.gateway
+    log.warning("using the local Discord stand-in at %s", settings.api_base)
+
+
+def create_bot(settings: Settings, **options: Any) -> MeepleBot:
+    """Build the bot for these settings (the store opens when it logs in)."""
+    point_at_local_api(settings)
+    return MeepleBot(settings, **options)
+
+
+def setup_logging(level: int) -> None:
+    """Log to stderr through the standard library."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", force=True)
+    # discord.py's gateway chatter is only useful when debugging the bot itself.
+    logging.getLogger("discord").setLevel(max(level, logging.INFO))
+
+
+async def run(settings: Settings) -> int:
+    """Run the bot until Ctrl-C or SIGTERM; return the exit status."""
+    bot = create_bot(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, AttributeError):
+            loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start(settings.token), name="meeple-client")
+        stopper = asyncio.create_task(stop.wait(), name="meeple-stop")
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        if stop.is_set():
+            log.info("shutting down")
+            await bot.close()
+        try:
+            await runner
+        except discord.LoginFailure:
+            log.error("Discord refused the token: check DISCORD_TOKEN in .env")
+            return 1
+    log.info("stopped")
+    return 0
+
+
+def main() -> int:
+    """Entry point: read the settings, then run the bot."""
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    setup_logging(settings.log_level_number)
+    try:
+        return asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
