@@ -61,7 +61,12 @@ class MeepleBot(commands.Bot):
 
     async def _start_service(self) -> None:
         await self.wait_until_ready()
-        await self.tables.start()
+        try:
+            await self.tables.start()
+        except Exception:
+            log.exception("the table service failed to start: stopping")
+            await self.close()
+            return
         log.info("table service started")
 
     async def sync_commands(self) -> bool:

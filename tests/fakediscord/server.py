@@ -52,6 +52,10 @@ class Request:
     status: int = 0
 
 
+PARAMS = web.RequestKey("params", dict[str, str])
+RECORD = web.RequestKey("record", Request)
+
+
 class FakeDiscord:
     """The fake: world state, recorded traffic, and actions tests take as users."""
 
@@ -476,8 +480,8 @@ class FakeDiscord:
                 elif want != got:
                     break
             else:
-                request["params"] = params
-                request["record"] = record
+                request[PARAMS] = params
+                request[RECORD] = record
                 return await handler(request)
         self.unhandled.append(f"{request.method} {record.path}")
         return _error(404, 0, "404: Not Found")
@@ -540,9 +544,9 @@ class FakeDiscord:
         )
 
     async def _put_commands(self, request: web.Request) -> web.StreamResponse:
-        params = request["params"]
+        params = request[PARAMS]
         guild = int(params["guild"]) if "guild" in params else None
-        body = request["record"].json
+        body = request[RECORD].json
         if not isinstance(body, list):
             return self._reject(request, "command sync body is not a list")
         for key in [k for k in self.commands if k[0] == guild]:
@@ -566,14 +570,14 @@ class FakeDiscord:
         return _json(out)
 
     async def _get_commands(self, request: web.Request) -> web.StreamResponse:
-        params = request["params"]
+        params = request[PARAMS]
         guild = int(params["guild"]) if "guild" in params else None
         return _json([c for (g, _), c in self.commands.items() if g == guild])
 
     # -- interactions -----------------------------------------------------------------
 
     async def _callback(self, request: web.Request) -> web.StreamResponse:
-        params = request["params"]
+        params = request[PARAMS]
         interaction = self.interactions.get(int(params["iid"]))
         if interaction is None or interaction.token != params["token"]:
             return _error(404, 10062, "Unknown interaction")
@@ -583,7 +587,7 @@ class FakeDiscord:
         if time.monotonic() - interaction.created > self.ack_limit:
             interaction.errors.append(10062)
             return _error(404, 10062, "Unknown interaction")
-        record: Request = request["record"]
+        record: Request = request[RECORD]
         body = record.json or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
@@ -633,10 +637,10 @@ class FakeDiscord:
         return next((i for i in self.interactions.values() if i.token == token), None)
 
     async def _followup(self, request: web.Request) -> web.StreamResponse:
-        interaction = self._interaction_by_token(request["params"]["token"])
+        interaction = self._interaction_by_token(request[PARAMS]["token"])
         if interaction is None or not interaction.acknowledged:
             return _error(404, 10015, "Unknown Webhook")
-        record: Request = request["record"]
+        record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
         if problem:
@@ -660,7 +664,7 @@ class FakeDiscord:
         return _json(msg.payload())
 
     def _webhook_message(self, request: web.Request) -> tuple[Interaction | None, Message | None]:
-        params = request["params"]
+        params = request[PARAMS]
         interaction = self._interaction_by_token(params["token"])
         if interaction is None:
             return None, None
@@ -682,7 +686,7 @@ class FakeDiscord:
             if interaction is not None:
                 interaction.errors.append(10008)
             return _error(404, 10008, "Unknown Message")
-        record: Request = request["record"]
+        record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
         if problem:
@@ -701,7 +705,7 @@ class FakeDiscord:
     # -- channels and messages ----------------------------------------------------------
 
     def _channel(self, request: web.Request) -> Channel | None:
-        return self.channels.get(int(request["params"]["cid"]))
+        return self.channels.get(int(request[PARAMS]["cid"]))
 
     async def _get_channel(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
@@ -713,7 +717,7 @@ class FakeDiscord:
         channel = self._channel(request)
         if channel is None:
             return _error(404, 10003, "Unknown Channel")
-        body = request["record"].json or {}
+        body = request[RECORD].json or {}
         if "name" in body:
             channel.name = str(body["name"])[:100]
         if "archived" in body:
@@ -733,7 +737,7 @@ class FakeDiscord:
             return _error(404, 10003, "Unknown Channel")
         if channel.archived and channel.locked:
             return _error(403, 50083, "Thread is archived")
-        record: Request = request["record"]
+        record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
         if problem:
@@ -746,8 +750,8 @@ class FakeDiscord:
         return _json(msg.payload())
 
     def _message(self, request: web.Request) -> Message | None:
-        msg = self.messages.get(int(request["params"]["mid"]))
-        if msg is None or msg.deleted or msg.channel_id != int(request["params"]["cid"]) or msg.ephemeral_to:
+        msg = self.messages.get(int(request[PARAMS]["mid"]))
+        if msg is None or msg.deleted or msg.channel_id != int(request[PARAMS]["cid"]) or msg.ephemeral_to:
             return None
         return msg
 
@@ -761,7 +765,7 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if msg.author.id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
-        record: Request = request["record"]
+        record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
         if problem:
@@ -783,7 +787,7 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if msg.thread_id is not None:
             return _error(400, 160004, "A thread has already been created for this message")
-        body = request["record"].json or {}
+        body = request[RECORD].json or {}
         # A thread started from a message has the message's id, as on Discord.
         thread = await self._make_thread(channel, msg.id, str(body.get("name", "")), PUBLIC_THREAD)
         if isinstance(thread, str):
@@ -795,7 +799,7 @@ class FakeDiscord:
         channel = self._channel(request)
         if channel is None:
             return _error(404, 10003, "Unknown Channel")
-        body = request["record"].json or {}
+        body = request[RECORD].json or {}
         kind = int(body.get("type", PRIVATE_THREAD))
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
             return self._reject(request, f"thread type {kind} is not a text thread")
@@ -822,7 +826,7 @@ class FakeDiscord:
         channel = self._channel(request)
         if channel is None or not channel.is_thread:
             return _error(404, 10003, "Unknown Channel")
-        uid = request["params"]["uid"]
+        uid = request[PARAMS]["uid"]
         channel.members.add(self.bot_user.id if uid == "@me" else int(uid))
         return web.Response(status=204)
 

@@ -1,0 +1,98 @@
+"""bot.py in process, against the fake: cog discovery, intents, command sync only on change."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+
+import bot as botmod
+from settings import load_settings
+from tests.fakediscord import FakeDiscord
+
+
+def test_discovers_modules_and_packages_that_define_setup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "somecogs"
+    (package / "helpers").mkdir(parents=True)
+    (package / "games").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "lobby.py").write_text("async def setup(bot):\n    pass\n")
+    (package / "turns.py").write_text("import os\n\ndef setup(bot):\n    pass\n")
+    (package / "layout.py").write_text("def build():\n    def setup():\n        pass\n")
+    (package / "_private.py").write_text("async def setup(bot):\n    pass\n")
+    (package / "helpers" / "__init__.py").write_text("async def setup(bot):\n    pass\n")
+    (package / "games" / "tomatoes.py").write_text("async def setup(bot):\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        found = botmod.discover_extensions("somecogs")
+    finally:
+        sys.modules.pop("somecogs", None)
+    # layout.py has only a nested setup; games/ has no __init__.py; _private is private.
+    assert found == ["somecogs.helpers", "somecogs.lobby", "somecogs.turns"]
+    assert "somecogs.lobby" not in sys.modules, "discovery must not import the extensions"
+
+
+def test_command_stamp_sits_beside_the_database() -> None:
+    assert botmod.command_stamp_path(Path("data/meeple.sqlite3")) == Path("data/meeple.sqlite3.commands.json")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    server.add_text_channel(server.add_guild())
+    yield server
+    await server.close()
+    assert server.problems == []
+
+
+async def start_bot(fake: FakeDiscord, db: Path) -> tuple[botmod.MeepleBot, asyncio.Task[None]]:
+    settings = load_settings(
+        {"DISCORD_TOKEN": fake.token, "MEEPLE_DB": str(db), "MEEPLE_DISCORD_API_BASE": fake.api_base},
+        db.parent / "absent.env",
+    )
+    bot = botmod.create_bot(settings, guild_ready_timeout=0.05)
+    await bot.login(settings.token)
+    task = asyncio.create_task(bot.connect())
+    await asyncio.wait_for(bot.wait_until_ready(), 10)
+    return bot, task
+
+
+async def stop_bot(bot: botmod.MeepleBot, task: asyncio.Task[None]) -> None:
+    await bot.close()
+    await asyncio.wait_for(task, 10)
+
+
+def put_commands(fake: FakeDiscord) -> list[object]:
+    return [r.json for r in fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
+
+
+async def test_syncs_on_first_start_and_only_when_the_commands_change(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "meeple.sqlite3"
+    bot, task = await start_bot(fake, db)
+    try:
+        assert bot.intents.value == discord.Intents(guilds=True).value
+        assert bot.store is not None and bot.tables is not None
+        first = put_commands(fake)
+        assert len(first) == 1
+        assert await bot.sync_commands() is False
+        assert len(put_commands(fake)) == 1
+
+        @bot.tree.command(name="ping-test", description="A command added after the first sync.")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong")
+
+        assert await bot.sync_commands() is True
+        assert "ping-test" in {c["name"] for c in put_commands(fake)[-1]}  # type: ignore[index]
+        assert await bot.sync_commands() is False
+    finally:
+        await stop_bot(bot, task)
+    assert bot.is_closed()
