@@ -70,11 +70,11 @@ class BotProcess:
             await self.kill()
             raise AssertionError(f"bot.py did not exit within {timeout} s:\n{self.output()}") from None
 
-    async def terminate(self, timeout: float = 15.0) -> int:
-        """Send SIGTERM and wait for the child to exit; return its status."""
+    async def terminate(self, timeout: float = 15.0, sig: int = signal.SIGTERM) -> int:
+        """Send SIGTERM (or `sig`) and wait for the child to exit; return its status."""
         assert self.proc is not None
         if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(sig)
         return await self.wait_exit(timeout)
 
     async def kill(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -64,5 +65,7 @@ async def test_logs_in_syncs_once_and_stops_cleanly_on_sigterm(
     await second.wait_output("ready as", after=mark)
     assert "commands unchanged" in second.output()[mark:]
     assert len([r for r in fake.requests if r.method == "PUT" and r.path.endswith("/commands")]) == 1
-    assert await second.terminate() == 0
+    # Ctrl-C stops it as cleanly as SIGTERM.
+    assert await second.terminate(sig=signal.SIGINT) == 0
+    assert "stopped" in second.output()[mark:]
     assert "Traceback" not in second.output()
