@@ -2,14 +2,61 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from typing import Any
 
-from engine.core import Action, Record, Scalar
-from tables.models import LoggedEvent, Notice, Table, TableStatus, Timing, Update
-from tables.store import Store
+from engine.core import UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
+from engine.games import UnknownGame as EngineUnknownGame
+from engine.games import get_rules
+from tables.errors import (
+    AlreadySeated,
+    BadTableOptions,
+    GameNotRunning,
+    IllegalMove,
+    LobbyClosed,
+    LobbyFull,
+    NoSuchTable,
+    NotAllowed,
+    NotEnoughPlayers,
+    NothingToUndo,
+    NotHost,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+    StoreUnavailable,
+    UnknownBot,
+    UnknownGame,
+)
+from tables.models import (
+    Deadline,
+    DeadlineKind,
+    LoggedEvent,
+    Notice,
+    NoticeKind,
+    SeatInfo,
+    Table,
+    TableStatus,
+    Timing,
+    Update,
+    UpdateKind,
+)
+from tables.store import NewAction, Store
+
+log = logging.getLogger(__name__)
 
 Listener = Callable[[Update | Notice], Awaitable[None]]
+"""An async callback receiving every Update and Notice, in order."""
+
+OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
+
+# When several clocks of one seat are due together, only the strongest fires this round.
+_PRIORITY = {DeadlineKind.REPLACE: 0, DeadlineKind.TIMEOUT: 1, DeadlineKind.REMIND: 2}
 
 
 class TableService:
@@ -23,30 +70,88 @@ class TableService:
         bot_delay: float = 1.5,
         poll_interval: float = 30.0,
         replacement_bot: str = "greedy",
+        bot_retries: int = 5,
     ) -> None:
-        raise NotImplementedError
+        self.store = store
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.poll_interval = poll_interval
+        self.replacement_bot = replacement_bot
+        self.bot_retries = bot_retries
+        self._cache: dict[int, Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._queue: asyncio.Queue[Update | Notice] | None = None
+        self._deliverer: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Event | None = None
+        self._closed = False
 
     # -- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
         """Resume: schedule bots of games waiting on one, and start the clock loop."""
-        raise NotImplementedError
+        for table in await self.store.find(statuses=(TableStatus.PLAYING,)):
+            async with self._lock(table.id):
+                self._cache[table.id] = table
+                self._kick_bots(table)
+        if self._clock_task is None:
+            self._clock_task = asyncio.create_task(self._clock_loop(), name="tables-clock")
 
     async def close(self) -> None:
         """Stop the clock loop and the bot tasks, deliver pending updates, close the store."""
-        raise NotImplementedError
+        if self._closed:
+            return
+        self._closed = True
+        self._stop_event().set()
+        # Tasks are never cancelled inside a transaction: they see the stop flag and return.
+        tasks = [t for t in (self._clock_task, *self._bot_tasks.values()) if t is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self._queue is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.join(), timeout=5)
+        if self._deliverer is not None:
+            self._deliverer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._deliverer
+        await self.store.close()
 
     def subscribe(self, listener: Listener) -> None:
         """Call `listener` with every Update (human, bot, timeout, undo, start, abandon) and Notice."""
-        raise NotImplementedError
+        self._listeners.append(listener)
 
     async def idle(self) -> None:
         """Wait until no bot move is pending and every update has been delivered (tests)."""
-        raise NotImplementedError
+        while True:
+            tasks = [t for t in self._bot_tasks.values() if not t.done()]
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+                continue
+            if self._queue is not None:
+                await self._queue.join()
+            # A listener may have acted and so woken a bot: look again.
+            if all(t.done() for t in self._bot_tasks.values()):
+                return
 
     async def run_due(self, now: float | None = None) -> int:
         """Fire every clock due at `now` (default: the service clock); return how many fired."""
-        raise NotImplementedError
+        now = self.clock() if now is None else now
+        chosen: dict[tuple[int, int], Deadline] = {}
+        for table_id, deadline in await self.store.due(now):
+            key = (table_id, deadline.seat)
+            best = chosen.get(key)
+            if best is None or _PRIORITY[deadline.kind] < _PRIORITY[best.kind]:
+                chosen[key] = deadline
+        fired = 0
+        for (table_id, _), deadline in chosen.items():
+            try:
+                if await self._fire(table_id, deadline, now):
+                    fired += 1
+            except StoreUnavailable:
+                log.warning("table %d: clock %s not fired, the store failed", table_id, deadline.kind)
+        return fired
 
     # -- lobby ---------------------------------------------------------------
 
@@ -62,99 +167,609 @@ class TableService:
         timing: Timing | None = None,
     ) -> Table:
         """Open a lobby with the host in seat 0; options are validated by the game."""
-        raise NotImplementedError
+        try:
+            rules = get_rules(game)
+        except (EngineUnknownGame, ModuleNotFoundError):
+            raise UnknownGame() from None
+        resolved = _resolve(rules, options or {})
+        now = self.clock()
+        table = Table(
+            id=0,
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status=TableStatus.LOBBY,
+            seats=(SeatInfo(user_id=host_id, bot=None, name=host_name),),
+            options=resolved,
+            created_at=now,
+            updated_at=now,
+            timing=_checked(timing or Timing()),
+        )
+        table = await self.store.insert_table(table)
+        self._cache[table.id] = table
+        return table
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Seat a user in a lobby."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            if table.seat_of(user_id) is not None:
+                raise AlreadySeated()
+            if len(table.seats) >= table.rules.max_players:
+                raise LobbyFull()
+            seat = SeatInfo(user_id=user_id, bot=None, name=name)
+            return await self._save(table, replace(table, seats=(*table.seats, seat)))
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Leave a table: in a lobby the seat is freed (the host hands over, or the lobby is
         cancelled if no human is left); in a game a bot takes the seat over."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            if table.status is TableStatus.LOBBY:
+                seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
+                new = replace(table, seats=seats)
+                if user_id == table.host_id:
+                    heirs = [s.user_id for s in seats if s.user_id is not None and not s.is_bot]
+                    if heirs:
+                        new = replace(new, host_id=heirs[0])
+                    else:
+                        new = replace(new, status=TableStatus.CANCELLED)
+                return await self._save(table, new)
+            if table.status is not TableStatus.PLAYING:
+                raise GameNotRunning()
+            if table.seats[seat].is_bot:
+                return table
+            return await self._replace_seat(table, seat)
 
     async def add_bot(self, table_id: int, by_user: int, policy: str = "greedy") -> Table:
         """Seat a bot in a lobby (host only)."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            if policy not in table.rules.bots():
+                raise UnknownBot()
+            if len(table.seats) >= table.rules.max_players:
+                raise LobbyFull()
+            same = sum(1 for s in table.seats if s.bot == policy)
+            name = f"{policy.capitalize()} bot" + (f" {same + 1}" if same else "")
+            seat = SeatInfo(user_id=None, bot=policy, name=name)
+            return await self._save(table, replace(table, seats=(*table.seats, seat)))
 
     async def remove_bot(self, table_id: int, by_user: int, seat: int) -> Table:
         """Remove a bot from a lobby seat (host only)."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
+                raise NotAllowed("That seat is not taken by a bot.")
+            seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
+            return await self._save(table, replace(table, seats=seats))
 
     async def set_options(self, table_id: int, by_user: int, options: Mapping[str, Scalar]) -> Table:
-        """Change a lobby's game options (host only)."""
-        raise NotImplementedError
+        """Change a lobby's game options (host only); unnamed options keep their defaults."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            resolved = _resolve(table.rules, options)
+            return await self._save(table, replace(table, options=resolved))
 
     async def set_timing(self, table_id: int, by_user: int, timing: Timing) -> Table:
         """Change a table's turn clocks (host only; in the lobby or during the game)."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            _require_host(table, by_user)
+            if not table.status.is_open:
+                raise GameNotRunning()
+            new = replace(table, timing=_checked(timing))
+            if table.status is TableStatus.PLAYING:
+                # Re-arm every clock under the new settings, counted from now.
+                now = self.clock()
+                fresh = set(new.to_move)
+                new = replace(new, deadlines=_plan(table, new, now, fresh))
+            return await self._save(table, new)
 
     async def cancel(self, table_id: int, by_user: int, is_manager: bool = False) -> Table:
         """Cancel a lobby (host or server manager)."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            if by_user != table.host_id and not is_manager:
+                raise NotAllowed("Only the host or a server manager can cancel this table.")
+            return await self._save(table, replace(table, status=TableStatus.CANCELLED))
 
     async def start_game(self, table_id: int, by_user: int) -> Update:
         """Start the game (host only, enough seats); the seed comes from `secrets`."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            rules = table.rules
+            if len(table.seats) < rules.min_players:
+                raise NotEnoughPlayers(f"{rules.name} needs at least {rules.min_players} players.")
+            seed = secrets.randbits(63)
+            try:
+                state = rules.setup(len(table.seats), table.options, seed)
+            except BadOptions as exc:
+                raise BadTableOptions(str(exc)) from exc
+            playing = replace(table, status=TableStatus.PLAYING, seed=seed)
+            update = await self._commit(
+                table, playing, None, Transition(state, ()), UpdateKind.START, None, source=""
+            )
+            self._after(update)
+            return update
 
     # -- play ----------------------------------------------------------------
 
     async def act(self, table_id: int, user_id: int, version: int, action: Action) -> Update:
         """Play a human's move built for `version`; a seat a bot had taken over is reclaimed."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            info = table.seats[seat]
+            prompt = table.prompt_for(seat)
+            if version > table.version or (
+                version < table.version and (prompt is None or version < info.prompt_version)
+            ):
+                raise StaleVersion()
+            if prompt is None:
+                raise NotYourTurn()
+            if action not in prompt.options:
+                raise IllegalMove()
+            try:
+                transition = table.rules.apply(table.state, seat, action)
+            except EngineError as exc:
+                raise IllegalMove() from exc
+            base = table
+            reclaimed = info.is_bot
+            if reclaimed:
+                base = _set_seat(table, seat, replace(info, bot=None, replaced=False))
+            update = await self._commit(
+                table, base, seat, transition, UpdateKind.MOVE, action, source="human"
+            )
+            if reclaimed:
+                self._publish(Notice(NoticeKind.RECLAIMED, update.table, seat, user_id))
+            self._after(update)
+            return update
 
     async def undo(self, table_id: int, user_id: int, version: int) -> Update:
         """Take back the user's own last move (BGA's policy, see Rules.can_undo)."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            if version != table.version:
+                raise StaleVersion()
+            rules = table.rules
+            if table.seats[seat].is_bot or not rules.can_undo(table.state, seat):
+                raise NothingToUndo()
+            target = await self.store.undo_target(table.id)
+            if target is None or target.seat != seat or target.before is None:
+                raise NothingToUndo()
+            try:
+                transition = rules.undo(table.state, seat, rules.decode(target.before))
+            except EngineError as exc:
+                raise NothingToUndo() from exc
+            update = await self._commit(
+                table, table, seat, transition, UpdateKind.UNDO, UNDO, source="human", undoes=target.seq
+            )
+            self._after(update)
+            return update
 
     async def reclaim(self, table_id: int, user_id: int) -> Table:
         """Take one's seat back from the bot that replaced one."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            info = table.seats[seat]
+            if not info.replaced:
+                raise NotAllowed("No bot is playing your seat.")
+            now = self.clock()
+            to_move = seat in table.to_move
+            new = _set_seat(
+                table, seat, replace(info, bot=None, replaced=False, idle_since=now if to_move else None)
+            )
+            new = replace(new, deadlines=_plan(table, new, now, {seat}))
+            saved = await self._save(table, new)
+            self._publish(Notice(NoticeKind.RECLAIMED, saved, seat, user_id))
+            return saved
 
     async def abandon(self, table_id: int, by_user: int, is_manager: bool = False) -> Update:
         """End a game in progress without a result (host or server manager)."""
-        raise NotImplementedError
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            if by_user != table.host_id and not is_manager:
+                raise NotAllowed("Only the host or a server manager can abandon this game.")
+            return await self._abandon(table)
 
     # -- messages ------------------------------------------------------------
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
         """Remember the thread the game is played in."""
-        raise NotImplementedError
+        return await self._set_fields(table_id, thread_id=thread_id)
 
     async def set_lobby_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember the lobby message."""
-        raise NotImplementedError
+        return await self._set_fields(table_id, lobby_message_id=message_id)
 
     async def set_board_message(self, table_id: int, message_id: int | None) -> Table:
         """Remember the latest board message (whose buttons are live)."""
-        raise NotImplementedError
+        return await self._set_fields(table_id, board_message_id=message_id)
 
     # -- queries -------------------------------------------------------------
 
     async def get(self, table_id: int) -> Table:
         """The table, or NoSuchTable."""
-        raise NotImplementedError
+        return await self._load(table_id)
 
     async def tables_in_channel(
-        self, channel_id: int, statuses: tuple[TableStatus, ...] = (TableStatus.LOBBY, TableStatus.PLAYING)
+        self, channel_id: int, statuses: tuple[TableStatus, ...] = OPEN
     ) -> list[Table]:
-        """Open tables created in a channel, oldest first."""
-        raise NotImplementedError
+        """Tables created in a channel with one of `statuses` (open ones by default), oldest first."""
+        return await self.store.find(statuses=statuses, channel_id=channel_id)
 
     async def table_for_thread(self, thread_id: int) -> Table | None:
-        """The table played in a thread, if any."""
-        raise NotImplementedError
+        """The table played in a thread, if any (the latest one, whatever its status)."""
+        found = await self.store.find(statuses=tuple(TableStatus), thread_id=thread_id)
+        return found[-1] if found else None
+
+    async def tables_of_user(self, user_id: int, statuses: tuple[TableStatus, ...] = OPEN) -> list[Table]:
+        """The tables where a user holds a seat, with one of `statuses`, oldest first."""
+        return await self.store.find(statuses=statuses, user_id=user_id)
 
     async def log(self, table_id: int) -> list[LoggedEvent]:
         """Every event of the game so far, in order (filter with Event.visible for a seat)."""
-        raise NotImplementedError
+        await self._load(table_id)
+        return [
+            LoggedEvent(row.version, row.seat, event)
+            for row in await self.store.actions(table_id)
+            for event in row.events
+        ]
 
     async def record(self, table_id: int) -> Record:
         """The game's record (seed, options, moves with undos) for engine.core.replay."""
-        raise NotImplementedError
+        table = await self._load(table_id)
+        if table.seed is None:
+            raise GameNotRunning()
+        moves = tuple(Move(row.seat, row.action) for row in await self.store.actions(table_id))
+        return Record(table.game, len(table.seats), dict(table.options), table.seed, moves)
 
-    async def tables_of_user(
-        self, user_id: int, statuses: tuple[TableStatus, ...] = (TableStatus.LOBBY, TableStatus.PLAYING)
-    ) -> list[Table]:
-        """The open tables where a user holds a seat, oldest first."""
-        raise NotImplementedError
+    # -- internals: loading and saving -----------------------------------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def _load(self, table_id: int) -> Table:
+        cached = self._cache.get(table_id)
+        if cached is not None:
+            return cached
+        table = await self.store.load(table_id)
+        if table is None:
+            raise NoSuchTable()
+        if table.status.is_open:
+            # A writer that committed meanwhile has already put the newer table here.
+            return self._cache.setdefault(table_id, table)
+        return table
+
+    async def _lobby(self, table_id: int) -> Table:
+        table = await self._load(table_id)
+        if table.status is not TableStatus.LOBBY:
+            raise LobbyClosed()
+        return table
+
+    async def _playing(self, table_id: int) -> Table:
+        table = await self._load(table_id)
+        if table.status is not TableStatus.PLAYING:
+            raise GameNotRunning()
+        return table
+
+    async def _save(
+        self,
+        old: Table,
+        new: Table,
+        *,
+        append: tuple[NewAction, ...] = (),
+        undoes: int | None = None,
+        drop_undo: bool = False,
+    ) -> Table:
+        """Write `new` over `old` (guarded); the cache follows only a successful commit."""
+        new = replace(new, revision=old.revision + 1, updated_at=self.clock())
+        if not new.status.is_open:
+            new = replace(new, deadlines=())
+        try:
+            saved = await self.store.save(
+                old, new, append=append, mark_undone=undoes, drop_undo_snapshots=drop_undo
+            )
+        except StoreUnavailable:
+            self._cache.pop(old.id, None)
+            raise
+        if not saved:
+            self._cache.pop(old.id, None)
+            raise StaleVersion()
+        if new.status.is_open:
+            self._cache[new.id] = new
+        else:
+            self._cache.pop(new.id, None)
+        return new
+
+    async def _set_fields(self, table_id: int, **fields: Any) -> Table:
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            return await self._save(table, replace(table, **fields))
+
+    async def _commit(
+        self,
+        old: Table,
+        base: Table,
+        seat: int | None,
+        transition: Transition[Any],
+        kind: UpdateKind,
+        action: Action | None,
+        *,
+        source: str,
+        undoes: int | None = None,
+    ) -> Update:
+        """Save a new game state with its log entry, seats and clocks; return the Update."""
+        now = self.clock()
+        rules = old.rules
+        state = transition.state
+        outcome = rules.outcome(state)
+        before_prompts = {p.seat: p for p in old.prompts}
+        after_prompts = {} if outcome is not None else {p.seat: p for p in rules.prompts(state)}
+        self_acted = kind in (UpdateKind.MOVE, UpdateKind.UNDO)
+        seats = []
+        for index, info in enumerate(base.seats):
+            prompt_version = info.prompt_version
+            if index == seat or before_prompts.get(index) != after_prompts.get(index):
+                prompt_version = state.version
+            idle_since = info.idle_since
+            if info.is_bot:
+                idle_since = None
+            elif self_acted and index == seat:
+                idle_since = now if index in after_prompts else None
+            elif index in after_prompts and idle_since is None:
+                idle_since = now
+            seats.append(replace(info, prompt_version=prompt_version, idle_since=idle_since))
+        new = replace(
+            base,
+            state=state,
+            version=state.version,
+            seats=tuple(seats),
+            status=TableStatus.FINISHED if outcome is not None else TableStatus.PLAYING,
+        )
+        fresh = set(after_prompts) - set(before_prompts)
+        if seat is not None:
+            fresh.add(seat)
+        new = replace(new, deadlines=_plan(old, new, now, fresh))
+        append: tuple[NewAction, ...] = ()
+        drop_undo = False
+        if action is not None and seat is not None:
+            before = None
+            if kind is not UpdateKind.UNDO:
+                # Keep the state each still-undoable move was played on; no more (see Rules.undo).
+                drop_undo = state.undo_depth <= 1
+                before = rules.encode(old.state) if state.undo_depth > 0 else None
+            append = (NewAction(old.version, seat, action, transition.events, source, now, before),)
+        saved = await self._save(old, new, append=append, undoes=undoes, drop_undo=drop_undo)
+        return Update(
+            kind=kind,
+            table=saved,
+            seat=seat,
+            action=action,
+            events=tuple(LoggedEvent(old.version, seat, e) for e in transition.events),
+            new_to_move=tuple(sorted(set(after_prompts) - set(before_prompts))),
+            prompts=tuple(after_prompts.values()),
+            outcome=outcome,
+        )
+
+    def _after(self, update: Update) -> None:
+        """Publish an update and let bots move next (called with the table's lock held)."""
+        self._publish(update)
+        self._kick_bots(update.table)
+
+    async def _abandon(self, table: Table) -> Update:
+        new = await self._save(table, replace(table, status=TableStatus.ABANDONED), drop_undo=True)
+        update = Update(UpdateKind.ABANDON, new)
+        self._publish(update)
+        return update
+
+    async def _replace_seat(self, table: Table, seat: int) -> Table:
+        """Hand a human's seat to a bot; with no active human left the game is abandoned."""
+        info = table.seats[seat]
+        new = _set_seat(table, seat, replace(info, bot=self.replacement_bot, replaced=True, idle_since=None))
+        if not any(s.user_id is not None and not s.is_bot for s in new.seats):
+            return (await self._abandon(table)).table
+        new = replace(new, deadlines=_plan(table, new, self.clock(), set()))
+        saved = await self._save(table, new)
+        self._publish(Notice(NoticeKind.REPLACED, saved, seat, info.user_id))
+        self._kick_bots(saved)
+        return saved
+
+    # -- internals: clocks -------------------------------------------------------
+
+    async def _fire(self, table_id: int, deadline: Deadline, now: float) -> bool:
+        async with self._lock(table_id):
+            try:
+                table = await self._load(table_id)
+            except NoSuchTable:
+                return False
+            current = table.deadline(deadline.seat, deadline.kind)
+            if current is None or current.due_at > now or table.status is not TableStatus.PLAYING:
+                return False
+            seat = current.seat
+            info = table.seats[seat]
+            if current.kind is DeadlineKind.REPLACE:
+                await self._replace_seat(table, seat)
+                return True
+            if current.kind is DeadlineKind.TIMEOUT:
+                prompt = table.prompt_for(seat)
+                if prompt is None or prompt.default is None or info.is_bot:
+                    await self._save(table, _without(table, current))
+                    return False
+                transition = table.rules.apply(table.state, seat, prompt.default)
+                update = await self._commit(
+                    table, table, seat, transition, UpdateKind.TIMEOUT_MOVE, prompt.default, source="timeout"
+                )
+                self._publish(Notice(NoticeKind.TIMED_OUT, update.table, seat, info.user_id))
+                self._after(update)
+                return True
+            every = table.timing.remind_every
+            kept = _without(table, current)
+            if every is not None:
+                later = Deadline(
+                    seat, DeadlineKind.REMIND, max(current.due_at, now) + every, current.count + 1
+                )
+                kept = replace(kept, deadlines=(*kept.deadlines, later))
+            saved = await self._save(table, kept)
+            self._publish(Notice(NoticeKind.REMINDER, saved, seat, info.user_id, current.count + 1))
+            return True
+
+    async def _clock_loop(self) -> None:
+        while not self._closed:
+            delay = self.poll_interval
+            try:
+                await self.run_due()
+                upcoming = await self.store.next_due()
+                if upcoming is not None:
+                    delay = min(delay, max(min(1.0, delay), upcoming - self.clock()))
+            except Exception:
+                log.exception("clock loop failed; retrying")
+            if not await self._sleep(delay):
+                return
+
+    # -- internals: bots and delivery ------------------------------------------
+
+    def _kick_bots(self, table: Table) -> None:
+        """Start the bot task of a table if a bot must move (call with the table's lock held)."""
+        if self._closed or table.status is not TableStatus.PLAYING:
+            return
+        if not any(table.is_bot(p.seat) for p in table.prompts):
+            return
+        task = self._bot_tasks.get(table.id)
+        if task is None or task.done():
+            self._bot_tasks[table.id] = asyncio.create_task(self._run_bots(table.id), name=f"bots-{table.id}")
+
+    async def _run_bots(self, table_id: int) -> None:
+        failures = 0
+        while await self._sleep(self.bot_delay * (2**failures)):
+            async with self._lock(table_id):
+                try:
+                    table = await self._load(table_id)
+                    prompt = next((p for p in table.prompts if table.is_bot(p.seat)), None)
+                    if prompt is None:
+                        self._bot_tasks.pop(table_id, None)
+                        return
+                    policy = table.seats[prompt.seat].bot or "greedy"
+                    action = table.rules.bot_action(table.state, prompt, policy)
+                    transition = table.rules.apply(table.state, prompt.seat, action)
+                    update = await self._commit(
+                        table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
+                    )
+                except (StoreUnavailable, StaleVersion):
+                    failures += 1
+                    if failures > self.bot_retries:
+                        log.error("table %d: bot gave up after %d store failures", table_id, failures)
+                        self._bot_tasks.pop(table_id, None)
+                        return
+                    continue
+                except Exception:
+                    log.exception("table %d: bot move failed", table_id)
+                    self._bot_tasks.pop(table_id, None)
+                    return
+                failures = 0
+                self._publish(update)
+        self._bot_tasks.pop(table_id, None)
+
+    def _stop_event(self) -> asyncio.Event:
+        if self._stopping is None:
+            self._stopping = asyncio.Event()
+        return self._stopping
+
+    async def _sleep(self, seconds: float) -> bool:
+        """Sleep unless the service is closing; False means stop."""
+        stop = self._stop_event()
+        if stop.is_set():
+            return False
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return not stop.is_set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), seconds)
+        return not stop.is_set()
+
+    def _publish(self, item: Update | Notice) -> None:
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._deliverer = asyncio.create_task(self._deliver(self._queue), name="tables-deliver")
+        self._queue.put_nowait(item)
+
+    async def _deliver(self, queue: asyncio.Queue[Update | Notice]) -> None:
+        while True:
+            item = await queue.get()
+            try:
+                for listener in list(self._listeners):
+                    try:
+                        await listener(item)
+                    except Exception:
+                        log.exception("table listener failed on %s", type(item).__name__)
+            finally:
+                queue.task_done()
+
+
+def _require_host(table: Table, user_id: int) -> None:
+    if user_id != table.host_id:
+        raise NotHost()
+
+
+def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:
+    try:
+        resolved: dict[str, Scalar] = rules.resolve_options(options)
+    except BadOptions as exc:
+        raise BadTableOptions(str(exc)) from exc
+    return resolved
+
+
+def _checked(timing: Timing) -> Timing:
+    for value in timing.to_json().values():
+        if value is not None and not value > 0:
+            raise BadTableOptions("Every turn clock must be a positive duration or off.")
+    return timing
+
+
+def _set_seat(table: Table, seat: int, info: SeatInfo) -> Table:
+    seats = list(table.seats)
+    seats[seat] = info
+    return replace(table, seats=tuple(seats))
+
+
+def _without(table: Table, deadline: Deadline) -> Table:
+    kept = tuple(d for d in table.deadlines if not (d.seat == deadline.seat and d.kind is deadline.kind))
+    return replace(table, deadlines=kept)
+
+
+def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline, ...]:
+    """The clocks of `new`: restarted for `fresh` seats, kept for seats still waiting."""
+    if new.status is not TableStatus.PLAYING:
+        return ()
+    timing = new.timing
+    planned: list[Deadline] = []
+    for seat in new.to_move:
+        info = new.seats[seat]
+        if info.is_bot or info.user_id is None:
+            continue
+        if seat in fresh:
+            if timing.remind_after is not None:
+                planned.append(Deadline(seat, DeadlineKind.REMIND, now + timing.remind_after))
+            if timing.timeout_after is not None:
+                planned.append(Deadline(seat, DeadlineKind.TIMEOUT, now + timing.timeout_after))
+        else:
+            planned.extend(d for d in old.deadlines if d.seat == seat and d.kind is not DeadlineKind.REPLACE)
+        if timing.replace_after is not None and info.idle_since is not None:
+            planned.append(Deadline(seat, DeadlineKind.REPLACE, info.idle_since + timing.replace_after))
+    return tuple(planned)
