@@ -1,0 +1,171 @@
+"""Karma: bits, caps and the six karma actions (section 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import Action, IllegalAction
+from engine.tomatoes import RULES
+from engine.tomatoes.state import Colour, TomatoState
+from tests.engine.tomatoes.helpers import act, end_turn, kinds, place, position, prompt
+
+
+def offered(state: TomatoState, kind: str) -> list[Action]:
+    """The options of one kind in the current prompt."""
+    return [a for a in prompt(state).options if a.kind == kind]
+
+
+def test_cap_twelve_during_the_turn_and_six_after() -> None:
+    # Section 14: at 5 karma, complete opponent vines worth 6 and 6 under Overload -> 12
+    # (excess lost); spend 4 -> 8; end of turn -> 6.
+    state = position(
+        2,
+        rolled=("r6", "r6", "b1"),
+        vines={(1, 0): ["r6", "r6", "r6"], (1, 1): ["r6", "r6", "r6"]},
+        karma={0: 5},
+        options={"karma_bits": False},
+    )
+    state, _ = place(state, 0, 1, 0)
+    assert state.players[0].karma == 11
+    state, events = place(state, 0, 1, 1)
+    assert state.players[0].karma == 12
+    (gain,) = [e for e in events if e.kind == "karma"]
+    assert gain.data["gained"] == 1 and gain.data["lost"] == 5
+    state, _ = act(state, Action.of("roll_over", die=0))
+    assert state.players[0].karma == 8 and state.rolled[0].value == 6
+    state, events = end_turn(state)
+    assert state.players[0].karma == 6 and "karma_cap" in kinds(events)
+
+
+def test_older_cap_six_at_all_times() -> None:
+    state = position(
+        2, rolled=("r6",), vines={(1, 0): ["r6", "r6", "r6"]}, karma={0: 5}, options={"turn_karma_cap": 6}
+    )
+    state, _ = place(state, 0, 1, 0)
+    assert state.players[0].karma == 6
+
+
+def test_bits_for_placing_on_opponents_and_seeding_their_tokens() -> None:
+    state = position(2, rolled=("r3", "r4", "r2"), vines={(1, 0): ["r3"]}, karma={0: 3})
+    state, _ = place(state, 1, 1, 0)  # r4 onto the opponent's [3]
+    assert state.players[0].karma_bits == 1
+    state, _ = place(state, 0, 1, 1)  # seed r3 on the opponent's empty token
+    assert state.players[0].karma_bits == 2
+    state, _ = place(state, 0, 0, 2)  # own token: no bit
+    assert state.players[0].karma_bits == 2 and state.players[0].karma == 3
+
+
+def test_three_bits_make_one_karma_and_passing_gives_bits() -> None:
+    state = position(2, rolled=("b5", "b6", "g2"), karma={0: 3})
+    state.players[0].karma_bits = 1
+    state, events = end_turn(state)
+    assert kinds(events)[:3] == ["pass", "bit", "karma"]
+    assert state.players[0].karma_bits == 1 and state.players[0].karma == 4
+    assert sorted(d.value for d in state.players[1].hand) == [2, 5, 6]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"bits_for_passing": False}, {"karma_overload": False}, {"karma_bits": False}],
+)
+def test_no_passing_bits_when_the_rule_is_off(options: dict[str, bool]) -> None:
+    state = position(2, rolled=("b5", "b6"), options=options)
+    state, events = end_turn(state)
+    assert "bit" not in kinds(events) and state.players[0].karma_bits == 0
+
+
+def test_no_bits_in_solo() -> None:
+    state = position(1, rolled=("b5",))
+    state, events = end_turn(state)
+    assert "bit" not in kinds(events) and state.players[0].hand[0].colour is Colour.BLACK
+
+
+def test_solo_earns_karma_for_own_harvests() -> None:
+    state = position(1, rolled=("r4",), vines={(0, 0): ["r4", "r4", "r4"]}, karma={0: 0})
+    state, _ = place(state, 0, 0, 0)
+    assert state.players[0].karma == 4
+
+
+def test_karma_options_follow_what_you_can_afford() -> None:
+    state = position(2, rolled=("r3",), vines={(1, 0): ["r2"]}, karma={0: 0})
+    assert not [a for a in prompt(state).options if a.kind not in ("place", "end_turn")]
+    state.players[0].karma = 2
+    assert {a.kind for a in prompt(state).options} == {"place", "reroll", "shift"}
+    state.players[0].karma = 6
+    assert {a.kind for a in prompt(state).options} == {
+        "place",
+        "reroll",
+        "shift",
+        "clean",
+        "flip",
+        "set_value",
+    }
+
+
+def test_reroll_costs_one_and_is_an_undo_barrier() -> None:
+    state = position(1, rolled=("r3", "b2"), karma={0: 3})
+    state, events = act(state, Action.of("reroll", die=1))
+    (event,) = events
+    assert event.kind == "reroll" and event.checkpoint
+    assert state.players[0].karma == 2 and state.rolled[1].colour is Colour.BLACK
+    assert 1 <= state.rolled[1].value <= 6
+    assert not RULES.can_undo(state, 0)
+
+
+def test_shift_is_one_step_without_wrap() -> None:
+    state = position(1, rolled=("r6", "r1", "r3"), karma={0: 2})
+    shifts = {(a["die"], a["by"]) for a in offered(state, "shift")}
+    assert shifts == {(0, -1), (1, 1), (2, -1), (2, 1)}
+    state, _ = act(state, Action.of("shift", die=2, by=1))
+    assert state.rolled[2].value == 4 and state.players[0].karma == 0
+
+
+def test_roll_over_only_for_ones_and_sixes() -> None:
+    state = position(1, rolled=("r6", "r1", "r3"), karma={0: 4})
+    assert {a["die"] for a in offered(state, "roll_over")} == {0, 1}
+    state, _ = act(state, Action.of("roll_over", die=1))
+    assert state.rolled[1].value == 6 and state.players[0].karma == 0
+
+
+def test_set_value_to_any_other_face() -> None:
+    state = position(1, rolled=("b3",), karma={0: 7})
+    assert sorted(a["value"] for a in offered(state, "set_value")) == [1, 2, 4, 5, 6]
+    state, _ = act(state, Action.of("set_value", die=0, value=6))
+    assert state.rolled[0].value == 6 and state.players[0].karma == 1
+
+
+def test_clean_any_vine_or_only_own() -> None:
+    vines = {(0, 0): ["r2"], (1, 1): ["r5", "r5"]}
+    state = position(2, rolled=("b3",), vines=vines, karma={0: 3})
+    assert {(a["owner"], a["token"]) for a in offered(state, "clean")} == {(0, 0), (1, 1)}
+    bushel = state.bushel_size
+    state, events = act(state, Action.of("clean", owner=1, token=1))
+    assert state.players[1].tokens[1].empty and state.bushel_size == bushel + 2
+    assert state.players[0].karma == 0 and kinds(events) == ["clean"]
+    own = position(2, rolled=("b3",), vines=vines, karma={0: 3}, options={"clean_target": "own"})
+    assert {(a["owner"], a["token"]) for a in offered(own, "clean")} == {(0, 0)}
+
+
+def test_flip_seed_only_when_the_vine_stays_valid() -> None:
+    vines = {(0, 0): ["r2"], (0, 1): ["r1", "r2"], (1, 0): ["r3", "r4"], (1, 2): ["r6", "b6"]}
+    state = position(2, rolled=("b5",), vines=vines, karma={0: 5})
+    flips = {(a["owner"], a["token"]) for a in offered(state, "flip")}
+    # [2] -> [5]; [3,4] -> [4,4] is a set; [1,2] -> [6,2] and [6,6] -> [1,6] are not valid.
+    assert flips == {(0, 0), (1, 0)}
+    state, _ = act(state, Action.of("flip", owner=1, token=0))
+    assert [d.value for d in state.players[1].tokens[0].dice] == [4, 4] and state.players[0].karma == 0
+    with pytest.raises(IllegalAction):
+        act(state, Action.of("flip", owner=0, token=0))  # no karma left
+
+
+def test_karma_spent_after_earning_it_in_the_same_turn() -> None:
+    state = position(
+        2,
+        rolled=("r6", "r2"),
+        vines={(1, 0): ["r6", "r6", "r6"]},
+        karma={0: 0},
+        options={"karma_bits": False},
+    )
+    assert offered(state, "set_value") == []
+    state, _ = place(state, 0, 1, 0)
+    assert state.players[0].karma == 6 and offered(state, "set_value")
