@@ -1,0 +1,130 @@
+"""Activity cards: hiring tradesmen and the effect of each of the 27 cards."""
+
+from __future__ import annotations
+
+from engine.core import Event
+from engine.troyes.board import cathedral_cubes, standing
+from engine.troyes.data import activities
+from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, StepKind
+from engine.troyes.purse import gain_influence, gain_vp, pay_deniers
+from engine.troyes.state import Step, TroyesState
+
+
+def affordable(state: TroyesState, seat: int, effect: str, wanted: int) -> int:
+    """How many of `wanted` activations the player can pay for (cards with a price)."""
+    player = state.players[seat]
+    per = {
+        "artisan": (0, 1),
+        "innkeeper": (1, 0),
+        "journeyman": (3, 0),
+        "troubadour": (0, 3),
+        "diplomat": (0, 1),
+    }
+    if effect not in per:
+        return wanted
+    deniers, influence = per[effect]
+    limits = [wanted]
+    if deniers:
+        limits.append(player.deniers // deniers)
+    if influence:
+        limits.append(player.influence // influence)
+    return min(limits)
+
+
+def hire(state: TroyesState, seat: int, index: int) -> Event:
+    """Put `seat`'s new tradesman on the first free printed space, else on the illustration."""
+    slot = state.cards[index]
+    free = next((i for i, s in enumerate(slot.spaces) if s is None), None)
+    if free is None:
+        slot.extra.append(seat)
+    else:
+        slot.spaces[free] = seat
+    return Event("tradesman", {"seat": seat, "card": slot.id, "space": -1 if free is None else free + 1})
+
+
+def red_total(state: TroyesState, seat: int) -> int:
+    """Total of the red dice in a district."""
+    return sum(d.value for d in state.dice if d.owner == seat and d.colour is Colour.RED)
+
+
+def activate(state: TroyesState, seat: int, index: int, times: int) -> list[Event]:
+    """Carry out `times` activations of a card; choices still to make go on the stack."""
+    card = activities()[state.cards[index].id]
+    player = state.players[seat]
+    out = [Event("activate", {"seat": seat, "card": card.id, "times": times})]
+    if card.delayed:
+        player.cubes[card.id] = player.cubes.get(card.id, 0) + times
+        return out
+    effect = card.effect
+    paying = affordable(state, seat, effect, times)
+    for _ in range(times if effect not in ("archer", "chivalry", "diplomat") else 0):
+        out += _immediate(state, seat, effect, card.name, paying > 0)
+        paying -= 1
+    if effect == "archer":
+        state.stack.append(Step(kind=StepKind.ARCHER, seat=seat, count=times))
+    elif effect == "diplomat":
+        # All influence is paid before any cube is placed (§7.2 Diplomat).
+        player.influence -= paying
+        if paying:
+            state.stack.append(Step(kind=StepKind.EVENT_CUBE, seat=seat, count=paying))
+    elif effect == "chivalry":
+        reds = sum(1 for d in state.dice if d.owner == seat and d.colour is Colour.RED)
+        if reds * times:
+            state.stack.append(Step(kind=StepKind.EVENT_CUBE, seat=seat, count=reds * times))
+    return out
+
+
+def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: bool) -> list[Event]:
+    player = state.players[seat]
+    out: list[Event] = []
+    if effect == "artisan" and can_pay:
+        player.influence -= 1
+        player.deniers += 6
+    elif effect == "merchant":
+        player.deniers += 2
+    elif effect == "miller":
+        # Ruling: the better building is always chosen (nothing changes between activations).
+        player.deniers += 2 * max(standing(state, PALACE, seat), standing(state, BISHOPRIC, seat))
+    elif effect == "innkeeper" and can_pay:
+        player.deniers -= 1
+        gain_influence(state, seat, 1)
+    elif effect == "journeyman" and can_pay:
+        player.deniers -= 3
+        out.append(gain_vp(state, seat, 2, name))
+    elif effect == "goldsmith":
+        player.deniers += 2
+        out.append(gain_vp(state, seat, 1, name))
+    elif effect == "sculptor":
+        out.append(gain_vp(state, seat, 1, name))
+    elif effect == "pilgrimage":
+        out.append(gain_vp(state, seat, 2, name))
+    elif effect == "procession":
+        counts = [sum(1 for d in state.dice if d.owner == s) for s in range(state.seats)]
+        best = max(counts)
+        if best >= 1:
+            out += [gain_vp(state, s, 2, name) for s in range(state.seats) if counts[s] == best]
+    elif effect == "joust":
+        # Ruling: like Procession, every player tied for the highest red total (> 0) gains.
+        totals = [red_total(state, s) for s in range(state.seats)]
+        best = max(totals)
+        if best >= 1:
+            out += [gain_vp(state, s, 2, name) for s in range(state.seats) if totals[s] == best]
+    elif effect == "glassblower":
+        out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2, name))
+    elif effect == "hunting":
+        gain_influence(state, seat, 3)
+    elif effect == "mercenary":
+        player.deniers += 3
+    elif effect == "tax_collector":
+        for other in range(state.seats):
+            if other != seat:
+                due = standing(state, CITY_HALL, other)
+                player.deniers += due - pay_deniers(state, other, due)
+        player.deniers += standing(state, CITY_HALL, NEUTRAL)
+    elif effect == "captain":
+        carrying = sum(1 for slot in state.queue if seat in slot.cubes)
+        out.append(gain_vp(state, seat, carrying, name))
+    elif effect == "troubadour" and can_pay:
+        player.influence -= 3
+        out.append(gain_vp(state, seat, 2, name))
+    return out

@@ -1,0 +1,42 @@
+"""Gains and losses of deniers, influence and VP with the rules' caps and floors."""
+
+from __future__ import annotations
+
+from engine.core import Event
+from engine.troyes.data import board
+from engine.troyes.state import TroyesState
+
+
+def gain_influence(state: TroyesState, seat: int, amount: int) -> None:
+    """Add influence up to the cap of 20 (gains above it are lost, §4.3)."""
+    player = state.players[seat]
+    player.influence = min(board().const("influence_cap"), player.influence + amount)
+
+
+def gain_vp(state: TroyesState, seat: int, amount: int, why: str) -> Event:
+    """Add (or with a negative amount, remove down to 0) VP; the event is private to the seat."""
+    player = state.players[seat]
+    before = player.vp
+    player.vp = max(0, player.vp + amount)
+    return Event("vp", {"seat": seat, "amount": player.vp - before, "why": why}, visible_to=frozenset({seat}))
+
+
+def shortfall(state: TroyesState, seat: int, why: str) -> Event:
+    """The flat penalty for a cost a player cannot fully pay (-2 VP, floor 0)."""
+    return gain_vp(state, seat, board().const("shortfall_vp"), why)
+
+
+def pay_deniers(state: TroyesState, seat: int, amount: int) -> int:
+    """Take up to `amount` deniers; return what could not be paid."""
+    player = state.players[seat]
+    paid = min(player.deniers, amount)
+    player.deniers -= paid
+    return amount - paid
+
+
+def pay_influence(state: TroyesState, seat: int, amount: int) -> int:
+    """Take up to `amount` influence; return what could not be paid."""
+    player = state.players[seat]
+    paid = min(player.influence, amount)
+    player.influence -= paid
+    return amount - paid
