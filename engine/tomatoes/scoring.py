@@ -57,11 +57,12 @@ def outcome(state: TomatoState) -> Outcome | None:
     ranks = rank(scores)
     winners = [seat for seat, r in enumerate(ranks) if r == 1]
     best = scores[winners[0]]
+    points = f"{best} point{'' if best in (1, -1) else 's'}"
     if len(winners) == 1:
-        result = f"Player {winners[0] + 1} wins with {best} points"
+        result = f"Player {winners[0] + 1} wins with {points}"
     else:
         names = ", ".join(f"Player {s + 1}" for s in winners[:-1]) + f" and Player {winners[-1] + 1}"
-        result = f"{names} tie with {best} points"
+        result = f"{names} tie with {points}"
     summary = f"Game over ({_END_REASONS[state.ended]}): {result}."
     return Outcome(scores, ranks, parts, summary)
 
