@@ -413,9 +413,9 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
     state.dice = [d for d in state.dice if d.id not in used]
     state.spent += len(used)
     shown = [[d.owner, d.colour.value, d.value] for d in dice]
-    out.append(
-        Event("dice_used", {"seat": seat, "target": step.target, "modifier": step.modifier, "dice": shown})
-    )
+    named = state.cards[index].id if kind == "card" else state.queue[index].id if kind == "event" else ""
+    used_on = {"seat": seat, "target": step.target, "card": named, "modifier": step.modifier, "dice": shown}
+    out.append(Event("dice_used", used_on))
     state.stack.append(Step(kind=StepKind.END_TURN, seat=seat))
     if kind == "card":
         if step.source:

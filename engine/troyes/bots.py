@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import combinations
+
 from engine.core import Action, Prompt
 from engine.rng import Rng
-from engine.troyes.state import TroyesState
+from engine.troyes import groups
+from engine.troyes.actions import own_dice, sources, strength, usable_modifiers
+from engine.troyes.board import cathedral_cubes, entry_result, standing
+from engine.troyes.cards import affordable, red_total
+from engine.troyes.data import activities, board, events
+from engine.troyes.eventcards import rewards
+from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour
+from engine.troyes.state import Die, TroyesState
 
 _BACK = Action("back")
+_PASS = Action("pass")
+DENIER = 0.25
+INFLUENCE = 0.3
+DIE = 0.15
+"""What keeping a die for another action is worth, in VP."""
+NOTHING = float("-inf")
 
 
 class RandomTroyesBot:
@@ -18,5 +34,298 @@ class RandomTroyesBot:
         return rng.choice(forward)
 
 
-class GreedyBot(RandomTroyesBot):
-    """Placeholder replaced below."""
+class GreedyBot:
+    """Takes the action worth most VP now by a fixed estimate of deniers, influence and dice."""
+
+    def choose(self, view: TroyesState, prompt: Prompt, rng: Rng) -> Action:
+        """Return the option of the best-valued plan for this prompt."""
+        choice = self._choose(view, prompt)
+        return choice if choice in prompt.options else prompt.default or prompt.options[0]
+
+    def _choose(self, view: TroyesState, prompt: Prompt) -> Action:
+        seat = prompt.seat
+        kind = prompt.kind
+        if kind == "setup_place":
+            return _setup_choice(view, seat, prompt.options)
+        if kind == "turn":
+            best = best_plan(view, seat, _targets(prompt.options))
+            if best is None or best[0] <= pass_value(view, seat):
+                return _PASS
+            return Action.of("target", t=_menu_target(best[1]))
+        step = view.stack[-1]
+        if kind == "fight_which":
+            targets = [f"event:{o['index']}" for o in prompt.options if o.kind == "event"]
+            best = best_plan(view, seat, targets)
+            return _BACK if best is None else Action.of("event", index=groups.target_kind(best[1])[1])
+        if kind == "modifier":
+            best = best_plan(view, seat, [step.target])
+            return _BACK if best is None else Action.of("modifier", card=best[2])
+        if kind == "dice":
+            return _next_die(view, seat, step.target, step.modifier, step.dice)
+        if kind == "citizen_from":
+            return Action.of(
+                "source", s=_best_source(view, seat, [o["s"] for o in prompt.options if o != _BACK])
+            )
+        if kind == "activations":
+            return max((o for o in prompt.options if o != _BACK), key=lambda o: int(o["n"]))
+        if kind == "cube_on_event":
+            return max(prompt.options, key=lambda o: _cube_value(view, seat, int(o["index"])))
+        if kind == "counter":
+            return _counter_choice(view, seat, step.dice, prompt.options)
+        if kind == "counter_more":
+            return Action("stop")
+        return prompt.default or _BACK
+
+
+def _targets(options: Sequence[Action]) -> list[str]:
+    found: list[str] = []
+    for option in options:
+        if option.kind == "target":
+            found.append(option["t"])
+    return found
+
+
+def _menu_target(target: str) -> str:
+    return "event" if target.startswith("event:") else target
+
+
+def pass_value(view: TroyesState, seat: int) -> float:
+    """What passing is worth: its deniers."""
+    return board().const("pass_deniers") * DENIER
+
+
+def _expand(view: TroyesState, targets: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for target in targets:
+        if target == "event":
+            out += [f"event:{i}" for i in range(len(view.queue))]
+        else:
+            out.append(target)
+    return out
+
+
+def _candidates(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> list[Die]:
+    fitting = [d for d in view.dice if d not in chosen and groups.die_fits(view, seat, target, effect, [], d)]
+    # Keep the search small: own dice first, then the highest values.
+    fitting.sort(key=lambda d: (d.owner != seat, -d.value, d.id))
+    return fitting[:6]
+
+
+def _groups(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> list[list[Die]]:
+    size = groups.max_dice(target, effect)
+    pool = _candidates(view, seat, target, effect, chosen)
+    found: list[list[Die]] = []
+    for extra in range(0 if chosen else 1, size - len(chosen) + 1):
+        for combo in combinations(pool, extra):
+            group = [*chosen, *combo]
+            if all(
+                groups.die_fits(view, seat, target, effect, group[:i], group[i]) for i in range(len(group))
+            ):
+                found.append(group)
+    return found
+
+
+def best_plan(
+    view: TroyesState, seat: int, targets: Sequence[str]
+) -> tuple[float, str, str, list[Die]] | None:
+    """The best (value, target, modifier card, dice) over the given targets, or None."""
+    best: tuple[float, str, str, list[Die]] | None = None
+    for target in _expand(view, targets):
+        for card_id in ["", *usable_modifiers(view, seat, target)]:
+            effect = activities()[card_id].effect if card_id else ""
+            for group in _groups(view, seat, target, effect, []):
+                value = plan_value(view, seat, target, effect, group) - (0.6 if card_id else 0.0)
+                if best is None or value > best[0]:
+                    best = (value, target, card_id, group)
+    return best
+
+
+def _next_die(view: TroyesState, seat: int, target: str, modifier: str, chosen_ids: Sequence[int]) -> Action:
+    effect = activities()[modifier].effect if modifier else ""
+    index = {d.id: d for d in view.dice}
+    chosen = [index[i] for i in chosen_ids]
+    best: tuple[float, list[Die]] | None = None
+    for group in _groups(view, seat, target, effect, chosen):
+        value = plan_value(view, seat, target, effect, group)
+        if best is None or value > best[0]:
+            best = (value, group)
+    if best is None or best[0] == NOTHING:
+        return _BACK
+    rest = [d for d in best[1] if d.id not in chosen_ids]
+    return Action.of("die", id=rest[0].id) if rest else Action("done")
+
+
+def rounds_left(view: TroyesState) -> int:
+    """Rounds still to play after this one."""
+    return view.rounds - view.round
+
+
+def plan_value(view: TroyesState, seat: int, target: str, effect: str, dice: Sequence[Die]) -> float:
+    """Estimated VP worth of an action (NOTHING when the group does not work on the target)."""
+    amount = groups.yield_of(view, target, effect, dice)
+    if amount < 1:
+        return NOTHING
+    cost = sum(groups.price(seat, dice, effect).values()) * DENIER + DIE * len(dice)
+    kind, index = groups.target_kind(target)
+    if kind == "card":
+        return _card_value(view, seat, index, amount) - cost
+    if kind == "event":
+        return _event_value(view, seat, index, amount) - cost
+    if kind == "cathedral":
+        return _cathedral_value(view, seat, groups.values(dice, effect)) - cost
+    if kind == "building":
+        return _building_value(view, seat, index, groups.values(dice, effect)[0]) - cost
+    return amount * DENIER - cost
+
+
+def _card_value(view: TroyesState, seat: int, index: int, times: int) -> float:
+    slot = view.cards[index]
+    card = activities()[slot.id]
+    value = 0.0
+    if not slot.has(seat):
+        free = next((i for i, s in enumerate(slot.spaces) if s is None), None)
+        value += (card.space_vp[free] if free is not None else 0) - card.cost * DENIER
+        value -= _source_cost(view, seat, sources(view, seat, f"card:{index}"))
+    times = max(0, affordable(view, seat, card.effect, times))
+    return value + times * _effect_value(view, seat, card.effect)
+
+
+def _effect_value(view: TroyesState, seat: int, effect: str) -> float:
+    player = view.players[seat]
+    others = [s for s in range(view.seats) if s != seat]
+    if effect in (
+        "blacksmith",
+        "militiaman",
+        "tithe",
+        "monk",
+        "priest",
+        "apprenticeship",
+        "confession",
+        "templar",
+    ):
+        return 0.7 if rounds_left(view) or player.cubes.get(effect, 0) < 2 else 0.3
+    table = {
+        "artisan": 6 * DENIER - INFLUENCE,
+        "merchant": 2 * DENIER,
+        "innkeeper": INFLUENCE - DENIER,
+        "journeyman": 2 - 3 * DENIER,
+        "goldsmith": 1 + 2 * DENIER,
+        "sculptor": 1.0,
+        "pilgrimage": 2.0,
+        "hunting": 3 * INFLUENCE,
+        "mercenary": 3 * DENIER,
+        "troubadour": 2 - 3 * INFLUENCE,
+        "archer": 2 / 3 * (INFLUENCE + 0.7),
+        "diplomat": 0.7,
+    }
+    if effect in table:
+        return table[effect]
+    if effect == "miller":
+        return 2 * DENIER * max(standing(view, PALACE, seat), standing(view, BISHOPRIC, seat))
+    if effect == "glassblower":
+        return float(cathedral_cubes(view, seat) // 2)
+    if effect == "captain":
+        return float(sum(1 for slot in view.queue if seat in slot.cubes))
+    if effect == "tax_collector":
+        return DENIER * sum(standing(view, CITY_HALL, o) for o in [*others, NEUTRAL])
+    if effect == "chivalry":
+        return (INFLUENCE + 0.7) * sum(1 for d in view.dice if d.owner == seat and d.colour is Colour.RED)
+    if effect == "procession":
+        counts = [len(own_dice(view, s)) for s in range(view.seats)]
+        return 2.0 if counts[seat] >= max(counts) and counts[seat] else -0.5
+    if effect == "joust":
+        totals = [red_total(view, s) for s in range(view.seats)]
+        return 2.0 if totals[seat] >= max(totals) and totals[seat] else -0.5
+    return 0.0
+
+
+def _event_value(view: TroyesState, seat: int, index: int, cubes: int) -> float:
+    slot = view.queue[index]
+    card = events()[slot.id]
+    value = cubes * (INFLUENCE + 0.4)
+    after = [*slot.cubes, *([seat] * cubes)]
+    if len(after) >= card.banners:
+        value += rewards(after, card.vp).get(seat, 0) + (0.0 if card.permanent else 1.0 + card.black_dice)
+    return value
+
+
+def _cathedral_value(view: TroyesState, seat: int, values: Sequence[int]) -> float:
+    value = 0.0
+    covered = {lv for col in view.cathedral for lv, owner in enumerate(col) if owner == seat}
+    heights = [len(col) for col in view.cathedral]
+    for v in values:
+        level = heights[v - 1]
+        heights[v - 1] += 1
+        value += 1 + board().cathedral_influence[v - 1] * INFLUENCE
+        if level not in covered:
+            covered.add(level)
+            value += 2
+    return value
+
+
+def _building_value(view: TroyesState, seat: int, building: int, value: int) -> float:
+    future = rounds_left(view)
+    wage = board().buildings[building].wage
+    worth = future * (0.8 - wage * DENIER)
+    _, expelled = entry_result(view, building, value)
+    if expelled == seat:
+        worth -= future * (0.8 - wage * DENIER)
+    elif expelled is not None:
+        worth += 0.2 * future
+    return worth - _source_cost(view, seat, sources(view, seat, f"building:{building}"))
+
+
+def _source_cost(view: TroyesState, seat: int, found: Sequence[str]) -> float:
+    return min((_one_source_cost(view, s) for s in found), default=10.0)
+
+
+def _one_source_cost(view: TroyesState, source: str) -> float:
+    if source in ("supply",) or source.startswith("l:"):
+        return 0.0
+    if source == "new":
+        return 2 * INFLUENCE
+    if source.startswith("b:"):
+        return 0.8 * rounds_left(view) + 0.5
+    return 1.5
+
+
+def _best_source(view: TroyesState, seat: int, found: Sequence[str]) -> str:
+    return min(found, key=lambda s: (_one_source_cost(view, s), found.index(s)))
+
+
+def _cube_value(view: TroyesState, seat: int, index: int) -> float:
+    return _event_value(view, seat, index, 1) + 0.01 * len(view.queue[index].cubes)
+
+
+def _counter_choice(view: TroyesState, seat: int, chosen: Sequence[int], options: Sequence[Action]) -> Action:
+    if Action("concede") in options:
+        return Action("concede")
+    black = view.black[0]
+    mine = own_dice(view, seat)
+    fixed = [d for d in mine if d.id in chosen]
+    free = [d for d in mine if d.id not in chosen]
+    best: tuple[tuple[int, int], list[Die]] | None = None
+    for size in range(1, min(3, len(free)) + 1):
+        for combo in combinations(free, size):
+            power = strength([*fixed, *combo])
+            if power >= black:
+                key = (size, power)
+                if best is None or key < best[0]:
+                    best = (key, list(combo))
+        if best is not None:
+            break
+    if best is None:
+        pick = max(free, key=lambda d: (strength([d]), -d.id))
+    else:
+        pick = best[1][0]
+    return Action.of("die", id=pick.id)
+
+
+def _setup_choice(view: TroyesState, seat: int, options: Sequence[Action]) -> Action:
+    preference = {CITY_HALL: 0, BISHOPRIC: 1, PALACE: 2}
+
+    def key(option: Action) -> tuple[int, int, int]:
+        b = int(option["building"])
+        return (standing(view, b, seat), preference[b], int(option["space"]))
+
+    return min(options, key=key)
