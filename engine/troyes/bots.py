@@ -314,10 +314,7 @@ def _counter_choice(view: TroyesState, seat: int, chosen: Sequence[int], options
                     best = (key, list(combo))
         if best is not None:
             break
-    if best is None:
-        pick = max(free, key=lambda d: (strength([d]), -d.id))
-    else:
-        pick = best[1][0]
+    pick = max(free, key=lambda d: (strength([d]), -d.id)) if best is None else best[1][0]
     return Action.of("die", id=pick.id)
 
 

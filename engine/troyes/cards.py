@@ -109,7 +109,7 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
         best = max(totals)
         if best >= 1:
             out += [gain_vp(state, s, 2, name) for s in range(state.seats) if totals[s] == best]
-    elif effect == "glassblower":
+    elif effect == "glassblower" and cathedral_cubes(state, seat) >= 2:
         out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2, name))
     elif effect == "hunting":
         gain_influence(state, seat, 3)
@@ -123,7 +123,8 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
         player.deniers += standing(state, CITY_HALL, NEUTRAL)
     elif effect == "captain":
         carrying = sum(1 for slot in state.queue if seat in slot.cubes)
-        out.append(gain_vp(state, seat, carrying, name))
+        if carrying:
+            out.append(gain_vp(state, seat, carrying, name))
     elif effect == "troubadour" and can_pay:
         player.influence -= 3
         out.append(gain_vp(state, seat, 2, name))

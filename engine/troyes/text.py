@@ -77,7 +77,8 @@ def describe(event: Event) -> str:
         "flip": lambda: f"{who(d['seat'])} spends 4 influence to turn {len(d['dice'])} dice over.",
         "bought": lambda: f"{who(d['seat'])} pays {d['deniers']} deniers for dice of {who(d['from'])}.",
         "dice_used": lambda: (
-            f"{who(d['seat'])} uses {_dice(d['dice'])} on {target_name(d['target'])}"
+            f"{who(d['seat'])} uses {_dice(d['dice'])} on "
+            + (card_name(d["card"]) if d["card"] else target_name(d["target"]))
             + (f" with a {card_name(d['modifier'])} cube." if d["modifier"] else ".")
         ),
         "tradesman": lambda: f"{who(d['seat'])} hires a tradesman on {card_name(d['card'])}.",
