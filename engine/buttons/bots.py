@@ -1,0 +1,163 @@
+"""Bot policies for Buttons: the greedy bot weighs the chance of busting on the actual board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of
+from engine.buttons.faces import FACES, SIZE, Colour
+from engine.buttons.state import ALL_CELLS, LINE, ButtonsState, Cell, PlayerBoard
+from engine.core import Action, Prompt
+from engine.rng import Rng
+
+_COLOURS = tuple(Colour)
+_SET = 3
+"""Buttons of one colour that earn a star."""
+
+# Every window of five cells in a row or a column, and the windows through each cell.
+_WINDOWS: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple((r, c + i) for i in range(LINE)) for r in range(1, SIZE + 1) for c in range(1, SIZE - LINE + 2)
+) + tuple(
+    tuple((r + i, c) for i in range(LINE)) for c in range(1, SIZE + 1) for r in range(1, SIZE - LINE + 2)
+)
+_WINDOWS_AT: dict[Cell, tuple[tuple[Cell, ...], ...]] = {
+    cell: tuple(w for w in _WINDOWS if cell in w) for cell in ALL_CELLS
+}
+# P(k black dice all miss m given columns), indexed [k][m]: the bust odds of a row.
+_MISS = tuple(tuple(((SIZE - m) / SIZE) ** k for m in range(SIZE + 1)) for k in range(SIZE + 1))
+
+
+def line_potential(stars: set[Cell], cell: Cell) -> int:
+    """Stars already in the best window of five through `cell` (4 means a star there makes a line)."""
+    return max(sum(1 for c in window if c in stars) for window in _WINDOWS_AT[cell])
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The greedy bot's judgement, in stars."""
+
+    progress: tuple[float, float, float] = (0.0, 0.05, 0.2)
+    """Share of a colour's stars counted for 0, 1 or 2 buttons: the rolls still to come."""
+    line: tuple[float, float, float, float] = (0.0, 0.02, 0.1, 0.4)
+    """Value of a button whose best window of five already holds 0 to 3 stars."""
+    win: float = 10.0
+    """Value of a button that completes a line of 5 if it becomes a star (a won game)."""
+
+
+class Evaluator:
+    """Values one player's round from their board: stars if they stop now, odds if they roll."""
+
+    def __init__(self, board: PlayerBoard, dice: int, weights: Weights) -> None:
+        self.dice = min(dice, SIZE)
+        """Black dice the next roll will use (gold included)."""
+        self.w = weights
+        self.stars = set(board.stars)
+        self.weight = {c: 2 if c in board.bonus else 1 for c in _COLOURS}
+        self.colour = {cell: FACES[board.face][cell[0] - 1][cell[1] - 1] for cell in ALL_CELLS}
+        self.potential = {cell: line_potential(self.stars, cell) for cell in ALL_CELLS}
+
+    def counts(self, buttons: list[Cell]) -> dict[Colour, int]:
+        """Buttons by colour."""
+        counts = dict.fromkeys(_COLOURS, 0)
+        for cell in buttons:
+            counts[self.colour[cell]] += 1
+        return counts
+
+    def banked(self, buttons: list[Cell]) -> float:
+        """Stars earned by opting out now, plus the game won if a button can finish a line."""
+        if not buttons:
+            return 0.0
+        counts = self.counts(buttons)
+        stars = 1.0 + sum(self.weight[c] for c, n in counts.items() if n >= _SET)
+        if any(self.potential[cell] == LINE - 1 for cell in buttons):
+            stars += self.w.win
+        return stars
+
+    def cell_value(self, buttons: list[Cell], banked: float, counts: dict[Colour, int], cell: Cell) -> float:
+        """What the round is worth after a button goes on `cell` (buttons already counted)."""
+        colour = self.colour[cell]
+        n = counts[colour] + 1
+        value = banked if buttons else 1.0
+        if n == _SET:
+            value += self.weight[colour]
+        elif n < _SET:
+            value += self.weight[colour] * (self.w.progress[n] - self.w.progress[n - 1])
+        p = self.potential[cell]
+        if p == LINE - 1:
+            if not any(self.potential[c] == LINE - 1 for c in buttons):
+                value += self.w.win
+        else:
+            value += self.w.line[p]
+        return value
+
+    def free_cells(self, buttons: list[Cell]) -> list[Cell]:
+        """Cells where a button may go with these buttons on the board."""
+        blocked = set(buttons) | self.stars
+        for r, c in buttons:
+            blocked.update(((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+        return [cell for cell in ALL_CELLS if cell not in blocked]
+
+    def roll_value(self, buttons: list[Cell]) -> float:
+        """Expected value of rolling once and placing on the best cell the dice allow (0 on a bust)."""
+        counts = self.counts(buttons)
+        banked = self.banked(buttons) + sum(
+            self.weight[c] * self.w.progress[n] for c, n in counts.items() if n < _SET
+        )
+        by_row: list[list[float]] = [[] for _ in range(SIZE + 1)]
+        for cell in self.free_cells(buttons):
+            by_row[cell[0]].append(self.cell_value(buttons, banked, counts, cell))
+        miss = _MISS[self.dice]
+        total = 0.0
+        for values in by_row:
+            values.sort(reverse=True)
+            # The j-th best cell is used when the dice miss the j-1 better ones and hit it.
+            for j, value in enumerate(values):
+                total += (miss[j] - miss[j + 1]) * value
+        return total / SIZE
+
+    def bust_chance(self, buttons: list[Cell]) -> float:
+        """Chance that the next roll offers no legal cell."""
+        rows = [0] * (SIZE + 1)
+        for cell in self.free_cells(buttons):
+            rows[cell[0]] += 1
+        miss = _MISS[self.dice]
+        return sum(miss[m] for m in rows[1:]) / SIZE
+
+    def worth(self, buttons: list[Cell]) -> float:
+        """The round's value with these buttons: the better of stopping and rolling once more."""
+        return max(self.banked(buttons), self.roll_value(buttons))
+
+
+class GreedyBot:
+    """Rolls while the expected gain beats the risk of busting; aims for colour sets and lines."""
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.weights = weights or Weights()
+
+    def choose(self, view: ButtonsState, prompt: Prompt, rng: Rng) -> Action:
+        """Pick an option for `prompt` from what the seat sees."""
+        board = view.boards[prompt.seat]
+        if prompt.kind == "star":
+            return max(prompt.options, key=lambda a: _star_key(board, cell_of(a)))
+        evaluator = Evaluator(board, 1 + view.pool, self.weights)
+        if prompt.kind == "turn":
+            if STOP not in prompt.options:
+                return ROLL
+            return STOP if evaluator.banked(board.buttons) >= evaluator.roll_value(board.buttons) else ROLL
+        # "place" and "gold": the cell that leaves the round worth the most.
+        scored = [
+            (evaluator.worth([*board.buttons, cell_of(a)]), cell_of(a), a)
+            for a in prompt.options
+            if a != DECLINE
+        ]
+        worth, _, best = max(scored)
+        if DECLINE in prompt.options and worth < evaluator.worth(board.buttons):
+            return DECLINE
+        return best
+
+
+def _star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:
+    stars = set(board.stars)
+    best = line_potential(stars, cell)
+    windows = sum(1 for w in _WINDOWS_AT[cell] if sum(1 for c in w if c in stars) == best)
+    return (best, windows, cell)
