@@ -1,0 +1,85 @@
+"""Scenario building blocks for the Troyes tests: a bare table, dice, and actions by name."""
+
+from __future__ import annotations
+
+from engine.core import Action
+from engine.troyes import RULES
+from engine.troyes.data import activities
+from engine.troyes.kinds import Colour, Phase
+from engine.troyes.state import CardSlot, Die, EventSlot, TroyesState
+
+R, W, Y = Colour.RED, Colour.WHITE, Colour.YELLOW
+DONE = Action("done")
+BACK = Action("back")
+PASS = Action("pass")
+
+
+def table(seats: int = 2, cards: tuple[str, ...] = (), events: tuple[str, ...] = ()) -> TroyesState:
+    """A table in the action phase of round 3: empty buildings, the given cards revealed, no dice."""
+    state = RULES.setup(seats, seed=0)
+    state.phase = Phase.ACTIONS
+    state.placement_order = []
+    state.stack = []
+    state.round, state.turn, state.start = 3, 0, 0
+    state.buildings = [[None] * 6 for _ in range(3)]
+    state.lying = [[] for _ in range(3)]
+    state.cards = [
+        CardSlot(
+            id=c,
+            colour=activities()[c].colour,
+            level=activities()[c].level,
+            revealed=True,
+            spaces=[None] * len(activities()[c].space_vp),
+        )
+        for c in cards
+    ]
+    state.queue = [EventSlot(id="E00"), *(EventSlot(id=e) for e in events)]
+    state.dice, state.rolled, state.spent, state.black = [], 0, 0, []
+    for player in state.players:
+        player.deniers, player.influence, player.vp, player.supply = 10, 5, 0, 3
+    return state
+
+
+def add_dice(state: TroyesState, owner: int, colour: Colour, *values: int) -> list[int]:
+    """Put dice in a district; return their ids."""
+    ids = []
+    for value in values:
+        state.dice.append(Die(id=state.next_die, colour=colour, value=value, owner=owner))
+        ids.append(state.next_die)
+        state.next_die += 1
+        state.rolled += 1
+    return ids
+
+
+def spare(state: TroyesState, seat: int = 1) -> None:
+    """A die for another seat so the round does not end when the tested action does."""
+    add_dice(state, seat, W, 1)
+
+
+def target(t: str) -> Action:
+    """Choose what to act on in the turn menu."""
+    return Action.of("target", t=t)
+
+
+def die(i: int) -> Action:
+    """Add a die to the group."""
+    return Action.of("die", id=i)
+
+
+def play(state: TroyesState, seat: int, *actions: Action) -> TroyesState:
+    """Apply actions in order through the real prompts; each must be offered."""
+    for action in actions:
+        state = RULES.apply(state, seat, action).state
+    return state
+
+
+def options(state: TroyesState) -> tuple[Action, ...]:
+    """The options of the single pending prompt."""
+    (prompt,) = RULES.prompts(state)
+    return prompt.options
+
+
+def with_tradesman(state: TroyesState, index: int, seat: int) -> None:
+    """Give `seat` a tradesman on card `index` already."""
+    slot = state.cards[index]
+    slot.spaces[slot.spaces.index(None)] = seat
