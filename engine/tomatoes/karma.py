@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from functools import cache
 
 from engine.core import Action, Event
 from engine.tomatoes.events import Ev, die_json
@@ -71,8 +72,26 @@ def add_bits(state: TomatoState, seat: int, count: int, reason: str) -> list[Eve
     return events
 
 
-def _die_action(kind: str, index: int, **extra: int) -> Action:
-    return Action.of(kind, die=index, **extra)
+REROLL_COST, SHIFT_COST, CLEAN_COST = KarmaAction.REROLL.cost, KarmaAction.SHIFT.cost, KarmaAction.CLEAN.cost
+ROLL_OVER_COST, FLIP_COST, SET_VALUE_COST = (
+    KarmaAction.ROLL_OVER.cost,
+    KarmaAction.FLIP.cost,
+    KarmaAction.SET_VALUE.cost,
+)
+
+
+@cache
+def die_action(kind: str, index: int, extra: str = "", amount: int = 0) -> Action:
+    """A karma action on rolled die `index` (shared instances: prompts are rebuilt every step)."""
+    if extra:
+        return Action.of(kind, die=index, **{extra: amount})
+    return Action.of(kind, die=index)
+
+
+@cache
+def vine_action(kind: str, owner: int, token: int) -> Action:
+    """A karma action on the vine of token `token` of seat `owner`."""
+    return Action.of(kind, owner=owner, token=token)
 
 
 def karma_options(state: TomatoState) -> list[Action]:
@@ -82,23 +101,29 @@ def karma_options(state: TomatoState) -> list[Action]:
     if karma <= 0:
         return options
     for index, die in enumerate(state.rolled):
-        if karma >= KarmaAction.REROLL.cost:
-            options.append(_die_action("reroll", index))
-        if karma >= KarmaAction.SHIFT.cost:
-            options.extend(_die_action("shift", index, by=by) for by in (-1, 1) if 1 <= die.value + by <= 6)
-        if karma >= KarmaAction.ROLL_OVER.cost and die.value in (1, 6):
-            options.append(_die_action("roll_over", index))
-        if karma >= KarmaAction.SET_VALUE.cost:
-            options.extend(_die_action("set_value", index, value=v) for v in range(1, 7) if v != die.value)
+        value = die.value
+        if karma >= REROLL_COST:
+            options.append(die_action("reroll", index))
+        if karma >= SHIFT_COST:
+            if value > 1:
+                options.append(die_action("shift", index, "by", -1))
+            if value < 6:
+                options.append(die_action("shift", index, "by", 1))
+        if karma >= ROLL_OVER_COST and value in (1, 6):
+            options.append(die_action("roll_over", index))
+        if karma >= SET_VALUE_COST:
+            options.extend(die_action("set_value", index, "value", v) for v in range(1, 7) if v != value)
+    if karma < CLEAN_COST:
+        return options
     own_only = state.options.clean_target == "own"
     for owner, player in enumerate(state.players):
         for token_index, token in enumerate(player.tokens):
             if not token.dice:
                 continue
-            if karma >= KarmaAction.CLEAN.cost and (owner == state.active or not own_only):
-                options.append(Action.of("clean", owner=owner, token=token_index))
-            if karma >= KarmaAction.FLIP.cost and flipped_seed_fits(token):
-                options.append(Action.of("flip", owner=owner, token=token_index))
+            if owner == state.active or not own_only:
+                options.append(vine_action("clean", owner, token_index))
+            if karma >= FLIP_COST and flipped_seed_fits(token):
+                options.append(vine_action("flip", owner, token_index))
     return options
 
 

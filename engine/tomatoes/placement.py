@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from engine.tomatoes.state import VINE_HARVEST_SIZE, Colour, Die, Token, TomatoState
+from engine.tomatoes.state import SLOTS_PER_TRACK, VINE_HARVEST_SIZE, Colour, Die, Token, TomatoState
 
 
 def is_set_or_run(values: Sequence[int]) -> bool:
@@ -18,13 +19,19 @@ def is_set_or_run(values: Sequence[int]) -> bool:
     return high - low == len(values) - 1 and len(set(values)) == len(values)
 
 
+@cache
+def accepted_values(values: tuple[int, ...]) -> frozenset[int]:
+    """The faces a vine with these face values can take next (empty for a full vine)."""
+    if not values or len(values) >= VINE_HARVEST_SIZE:
+        return frozenset()
+    return frozenset(v for v in range(1, 7) if is_set_or_run((*values, v)))
+
+
 def fits(token: Token, die: Die) -> bool:
     """Whether `die` may go on `token`: red only as a seed, else the vine must stay a set or run."""
     if not token.dice:
         return die.colour is Colour.RED
-    if len(token.dice) >= VINE_HARVEST_SIZE:
-        return False
-    return is_set_or_run([d.value for d in token.dice] + [die.value])
+    return die.value in accepted_values(tuple(d.value for d in token.dice))
 
 
 def open_tokens(state: TomatoState) -> list[tuple[int, int, Token]]:
@@ -32,7 +39,7 @@ def open_tokens(state: TomatoState) -> list[tuple[int, int, Token]]:
     found = []
     for owner, player in enumerate(state.players):
         if player.track_full:
-            continue  # rules section 6.4 (UNCONFIRMED, proposal): a full track freezes its tokens
+            continue  # rules section 6.4: a full track freezes its tokens
         for index, token in enumerate(player.tokens):
             found.append((owner, index, token))
     return found
@@ -40,11 +47,22 @@ def open_tokens(state: TomatoState) -> list[tuple[int, int, Token]]:
 
 def placements(state: TomatoState) -> list[tuple[int, int, int]]:
     """Every legal placement now, as (rolled die index, owner seat, token index)."""
-    targets = open_tokens(state)
+    if not state.rolled:
+        return []
+    # None marks an empty token (takes any red die as a seed), else the faces the vine accepts.
+    targets: list[tuple[int, int, frozenset[int] | None]] = []
+    for owner, player in enumerate(state.players):
+        if len(player.slots) >= SLOTS_PER_TRACK:
+            continue  # rules section 6.4 (UNCONFIRMED, proposal): a full track freezes its tokens
+        for index, token in enumerate(player.tokens):
+            dice = token.dice
+            targets.append((owner, index, accepted_values(tuple([d.value for d in dice])) if dice else None))
     legal = []
     for die_index, die in enumerate(state.rolled):
-        for owner, index, token in targets:
-            if fits(token, die):
+        red = die.colour is Colour.RED
+        value = die.value
+        for owner, index, accepts in targets:
+            if red if accepts is None else value in accepts:
                 legal.append((die_index, owner, index))
     return legal
 

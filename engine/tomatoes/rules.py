@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 
 from engine.core import Action, Bot, Event, Outcome, Prompt, RandomBot, Rules, Scalar
 from engine.rng import Rng
@@ -34,6 +35,7 @@ KEEP = Action("keep")
 """Keep the remaining zero-value vines and finish the turn."""
 
 
+@cache
 def place_action(die: int, owner: int, token: int) -> Action:
     """The action placing rolled die `die` on token `token` of seat `owner`."""
     return Action("place", (("die", die), ("owner", owner), ("token", token)))
