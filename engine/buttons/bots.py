@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of
 from engine.buttons.faces import FACES, SIZE, Colour
@@ -27,9 +30,28 @@ _WINDOWS_AT: dict[Cell, tuple[tuple[Cell, ...], ...]] = {
 _MISS = tuple(tuple(((SIZE - m) / SIZE) ** k for m in range(SIZE + 1)) for k in range(SIZE + 1))
 
 
+# Colours as indices into _COLOURS: the evaluation runs thousands of times per game.
+_COLOUR_AT: tuple[dict[Cell, int], ...] = tuple(
+    {cell: _COLOURS.index(face[cell[0] - 1][cell[1] - 1]) for cell in ALL_CELLS} for face in FACES
+)
+
+
 def line_potential(stars: set[Cell], cell: Cell) -> int:
     """Stars already in the best window of five through `cell` (4 means a star there makes a line)."""
     return max(sum(1 for c in window if c in stars) for window in _WINDOWS_AT[cell])
+
+
+@lru_cache(maxsize=1024)
+def line_potentials(stars: frozenset[Cell]) -> Mapping[Cell, int]:
+    """`line_potential` for every cell at once (cached: stars change only between rounds)."""
+    best = dict.fromkeys(ALL_CELLS, 0)
+    for window in _WINDOWS:
+        count = sum(1 for c in window if c in stars)
+        if count:
+            for cell in window:
+                if count > best[cell]:
+                    best[cell] = count
+    return MappingProxyType(best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,28 +74,33 @@ class Evaluator:
         """Black dice the next roll will use (gold included)."""
         self.w = weights
         self.stars = set(board.stars)
-        self.weight = {c: 2 if c in board.bonus else 1 for c in _COLOURS}
-        self.colour = {cell: FACES[board.face][cell[0] - 1][cell[1] - 1] for cell in ALL_CELLS}
-        self.potential = {cell: line_potential(self.stars, cell) for cell in ALL_CELLS}
+        self.weight = [2 if c in board.bonus else 1 for c in _COLOURS]
+        """Stars a set of each colour earns (index as in Colour)."""
+        self.colour = _COLOUR_AT[board.face]
+        self.potential = line_potentials(frozenset(board.stars))
 
-    def counts(self, buttons: list[Cell]) -> dict[Colour, int]:
-        """Buttons by colour."""
-        counts = dict.fromkeys(_COLOURS, 0)
+    def counts(self, buttons: list[Cell]) -> list[int]:
+        """Buttons by colour (index as in Colour)."""
+        counts = [0, 0, 0, 0]
         for cell in buttons:
             counts[self.colour[cell]] += 1
         return counts
+
+    def progress(self, counts: list[int]) -> float:
+        """The share of stars counted for colours still short of a set."""
+        return sum(self.weight[c] * self.w.progress[n] for c, n in enumerate(counts) if n < _SET)
 
     def banked(self, buttons: list[Cell]) -> float:
         """Stars earned by opting out now, plus the game won if a button can finish a line."""
         if not buttons:
             return 0.0
         counts = self.counts(buttons)
-        stars = 1.0 + sum(self.weight[c] for c, n in counts.items() if n >= _SET)
+        stars = 1.0 + sum(self.weight[c] for c, n in enumerate(counts) if n >= _SET)
         if any(self.potential[cell] == LINE - 1 for cell in buttons):
             stars += self.w.win
         return stars
 
-    def cell_value(self, buttons: list[Cell], banked: float, counts: dict[Colour, int], cell: Cell) -> float:
+    def cell_value(self, buttons: list[Cell], banked: float, counts: list[int], cell: Cell) -> float:
         """What the round is worth after a button goes on `cell` (buttons already counted)."""
         colour = self.colour[cell]
         n = counts[colour] + 1
@@ -100,9 +127,7 @@ class Evaluator:
     def roll_value(self, buttons: list[Cell]) -> float:
         """Expected value of rolling once and placing on the best cell the dice allow (0 on a bust)."""
         counts = self.counts(buttons)
-        banked = self.banked(buttons) + sum(
-            self.weight[c] * self.w.progress[n] for c, n in counts.items() if n < _SET
-        )
+        banked = self.banked(buttons) + self.progress(counts)
         by_row: list[list[float]] = [[] for _ in range(SIZE + 1)]
         for cell in self.free_cells(buttons):
             by_row[cell[0]].append(self.cell_value(buttons, banked, counts, cell))

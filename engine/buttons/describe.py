@@ -18,7 +18,9 @@ def _cell(data: Mapping[str, JSON]) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} dice" if word == "die" else f"{n} {word}s"
 
 
 def _roll(d: Mapping[str, JSON]) -> str:

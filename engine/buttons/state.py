@@ -50,14 +50,19 @@ class Status(Enum):
     BUSTED = "busted"
 
 
-def neighbours(cell: Cell) -> tuple[Cell, ...]:
-    """The orthogonal neighbours of a cell that lie on the board."""
-    r, c = cell
-    return tuple(
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {
+    (r, c): tuple(
         (nr, nc)
         for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
         if 1 <= nr <= SIZE and 1 <= nc <= SIZE
     )
+    for r, c in ALL_CELLS
+}
+
+
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The orthogonal neighbours of a cell that lie on the board."""
+    return _NEIGHBOURS[cell]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -90,7 +95,8 @@ class PlayerBoard:
         """
         if cell in self.buttons or cell in self.stars:
             return False
-        return not any(n in self.buttons for n in neighbours(cell))
+        buttons = self.buttons
+        return not any(n in buttons for n in _NEIGHBOURS[cell])
 
     def legal_cells(self) -> list[Cell]:
         """Every cell where a button may go now, in row then column order."""

@@ -1,0 +1,119 @@
+"""The bots: always legal (see test_playouts), and the greedy one judges the odds well."""
+
+from __future__ import annotations
+
+import itertools
+
+from engine.buttons import RULES
+from engine.buttons.actions import DECLINE, ROLL, STOP, place, star
+from engine.buttons.bots import Evaluator, GreedyBot, Weights, line_potential, line_potentials
+from engine.buttons.faces import Colour
+from engine.buttons.state import Cell, PlayerBoard
+from engine.core import Prompt
+from engine.play import run_game
+from engine.rng import Rng
+
+from .helpers import act, new_state, only_in, rig
+
+BUSY = [(1, 2), (2, 4), (3, 1), (3, 6), (4, 3), (5, 5), (6, 2)]
+"""Buttons on face 0 that leave few free cells: a risky board."""
+
+
+def _brute_force(board: PlayerBoard, blacks: int) -> tuple[float, float]:
+    """Bust chance and expected best cell value, enumerating every roll."""
+    evaluator = Evaluator(board, blacks, Weights())
+    counts = evaluator.counts(board.buttons)
+    banked = evaluator.banked(board.buttons) + evaluator.progress(counts)
+    busts = 0
+    total = 0.0
+    rolls = list(itertools.product(range(1, 7), repeat=1 + blacks))
+    for white, *cols in rolls:
+        cells = [(white, c) for c in set(cols) if board.can_place((white, c))]
+        if not cells:
+            busts += 1
+            continue
+        total += max(evaluator.cell_value(board.buttons, banked, counts, cell) for cell in cells)
+    return busts / len(rolls), total / len(rolls)
+
+
+def test_bust_odds_and_roll_value_match_every_roll_enumerated() -> None:
+    board = PlayerBoard(face=0, buttons=list(BUSY), stars=[(1, 5), (6, 6)], bonus=[Colour.RED])
+    for blacks in (1, 2, 3):
+        evaluator = Evaluator(board, blacks, Weights())
+        bust, value = _brute_force(board, blacks)
+        assert abs(evaluator.bust_chance(board.buttons) - bust) < 1e-12
+        assert abs(evaluator.roll_value(board.buttons) - value) < 1e-9
+    odds = [_brute_force(board, blacks)[0] for blacks in (1, 2, 3, 4)]
+    assert odds == sorted(odds, reverse=True) and odds[0] > odds[3] > 0
+
+
+def _turn_choice(buttons: list[Cell], seats: int, in_: list[int]) -> object:
+    state = new_state(seats)
+    only_in(state, in_)
+    state.boards[0].buttons = list(buttons)
+    (prompt,) = RULES.prompts(state)
+    return RULES.bot_action(state, prompt, "greedy")
+
+
+def test_greedy_rolls_when_busting_is_unlikely() -> None:
+    assert _turn_choice([(3, 3)], 4, [0, 1, 2, 3]) == ROLL
+
+
+def test_greedy_stops_when_busting_outweighs_the_gain() -> None:
+    # A crowded board and, as the last player in with 4 players, only two black dice.
+    assert _turn_choice(BUSY, 4, [0]) == STOP
+
+
+def test_the_same_board_is_worth_a_roll_with_more_dice() -> None:
+    board = PlayerBoard(face=0, buttons=[(1, 1), (3, 3), (5, 5)])
+    few, many = Evaluator(board, 2, Weights()), Evaluator(board, 5, Weights())
+    assert many.bust_chance(board.buttons) < few.bust_chance(board.buttons)
+    assert many.roll_value(board.buttons) > few.roll_value(board.buttons)
+
+
+def test_greedy_takes_a_gold_button_that_completes_a_colour() -> None:
+    state = new_state(3)
+    state.boards[1].face = 0
+    state.boards[1].buttons = [(1, 3), (2, 1)]  # two reds on face 0; (3, 5) is red too
+    rig(state, 3, 5, 1, 1, 1, 1)
+    state, _ = act(state, 0, ROLL)
+    prompt = next(p for p in RULES.prompts(state) if p.seat == 1)
+    assert prompt.options == (place((3, 5)), DECLINE)
+    assert RULES.bot_action(state, prompt, "greedy") == place((3, 5))
+
+
+def test_greedy_stops_once_a_button_can_finish_a_line() -> None:
+    state = new_state(2)
+    state.boards[0].stars = [(2, 1), (2, 2), (2, 4), (2, 5)]
+    state.boards[0].buttons = [(2, 3)]
+    (prompt,) = RULES.prompts(state)
+    assert RULES.bot_action(state, prompt, "greedy") == STOP
+
+
+def test_greedy_places_its_stars_to_build_lines() -> None:
+    board = PlayerBoard(face=0, stars=[(4, 1), (4, 2), (4, 4), (4, 5)], buttons=[(1, 1), (4, 3), (6, 6)])
+    view = new_state(2)
+    view.boards[0] = board
+    prompt = Prompt(0, "star", tuple(star(c) for c in board.buttons))
+    assert GreedyBot().choose(view, prompt, Rng(0)) == star((4, 3))
+    assert line_potential(set(board.stars), (4, 3)) == 4
+    assert line_potential(set(board.stars), (1, 1)) == 1
+
+
+def test_greedy_beats_random_in_at_least_80_percent_of_two_player_games() -> None:
+    wins = 0
+    games = 500
+    for seed in range(games):
+        policies = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+        ranks = run_game(RULES, 2, seed, policies=policies).outcome.ranks
+        greedy = policies.index("greedy")
+        wins += ranks[greedy] == 1 and ranks[1 - greedy] != 1
+    assert wins >= 0.8 * games, f"greedy won {wins} of {games}"
+
+
+def test_line_potentials_agree_with_the_one_cell_version() -> None:
+    rng = Rng(7)
+    for _ in range(20):
+        stars = {(rng.die(), rng.die()) for _ in range(rng.below(14))}
+        every = line_potentials(frozenset(stars))
+        assert all(every[(r, c)] == line_potential(stars, (r, c)) for r in range(1, 7) for c in range(1, 7))
