@@ -96,7 +96,7 @@ class ButtonsRules(Rules[ButtonsState]):
         cells = state.candidate_cells(seat)
         context: tuple[tuple[str, ArgValue], ...]
         if seat == state.active:
-            context = (("white", roll.white), ("black", tuple(roll.columns())))
+            context = (("white", roll.white), ("gold", roll.gold), ("black", tuple(roll.columns())))
             options = tuple(place(cell) for cell in cells)
             return Prompt(seat, "place", options, default=options[0], context=context)
         context = (("white", roll.white), ("gold", roll.gold), ("roller", state.active))

@@ -32,6 +32,7 @@ def test_worked_example_white_4_blacks_2_2gold_3_4_4() -> None:
     prompts = {p.seat: p for p in RULES.prompts(rolled)}
     assert set(prompts) == {0, 1, 2}, "everyone decides at once"
     assert prompts[0].kind == "place" and prompts[0].options == (place((4, 2)), place((4, 3)), place((4, 4)))
+    assert dict(prompts[0].context) == {"white": 4, "gold": 2, "black": (2, 2, 3, 4, 4)}
     assert DECLINE not in prompts[0].options, "the active player must place"
     for seat in (1, 2):
         assert prompts[seat].kind == "gold"
@@ -45,6 +46,7 @@ def test_the_turn_passes_only_after_everyone_has_decided() -> None:
     rig(state, 4, 2, 2, 3, 4, 4)
     state, _ = act(state, 0, ROLL)
     state, _ = act(state, 2, place((4, 2)))
+    assert [p.seat for p in RULES.prompts(state)] == [0, 1], "one button per player per roll"
     state, _ = act(state, 0, place((4, 4)))
     assert state.phase is Phase.PLACE and state.waiting == [1]
     state, events = act(state, 1, DECLINE)
@@ -177,3 +179,14 @@ def test_the_roll_is_an_undo_barrier_but_a_placement_can_be_taken_back() -> None
     assert RULES.can_undo(placed, 0)
     back = RULES.undo(placed, 0, rolled).state
     assert back.boards[0].buttons == [] and back.waiting == [0, 1]
+
+
+def test_a_bust_on_the_first_roll_loses_nothing_but_the_round() -> None:
+    state = new_state(3)
+    state.boards[0].stars = [(4, c) for c in range(1, 7)]  # stars from earlier rounds fill row 4
+    rig(state, 4, 1, 2, 3, 4, 5)
+    state, events = act(state, 0, ROLL)
+    assert events[1].kind == "bust" and events[1].data == {"seat": 0, "lost": 0, "dice": 1}
+    assert RULES.describe(events[1]) == "Player 1 busts, and is out of the round (1 die set aside)."
+    assert state.boards[0].status is Status.BUSTED and len(state.boards[0].stars) == 6
+    assert state.pool == 3
