@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.play import run_game
 from engine.troyes import RULES, TroyesState
@@ -96,3 +98,30 @@ def test_greedy_beats_random_in_at_least_80_percent_of_two_player_games() -> Non
         outcome = run_game(RULES, 2, seed, policies=policies).outcome
         wins += outcome.scores[greedy] > outcome.scores[1 - greedy]
     assert wins >= 160, f"greedy won {wins} of 200"
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seats=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_any_seed_plays_to_the_end(seats: int, seed: int) -> None:
+    end = random_playout(RULES, seats, seed, invariant=Invariants(), check_every=50)
+    assert RULES.outcome(end) is not None
+
+
+def test_undo_takes_back_own_steps_but_not_a_roll() -> None:
+    from engine.core import Action
+
+    state = RULES.setup(2, seed=3)
+    while state.phase is not Phase.ACTIONS:
+        (prompt,) = RULES.prompts(state)
+        state = RULES.apply(state, prompt.seat, RULES.bot_action(state, prompt)).state
+    seat = state.turn
+    assert not RULES.can_undo(state, seat)
+    menu = RULES.prompts(state)[0].options
+    chosen = next(o for o in menu if o.kind == "target")
+    after = RULES.apply(state, seat, chosen).state
+    assert RULES.can_undo(after, seat) and RULES.undo(after, seat, state).state.stack == []
+    assert Action("reroll") in menu
+    rerolling = RULES.apply(state, seat, Action("reroll")).state
+    own = next(o for o in RULES.prompts(rerolling)[0].options if o.kind == "die")
+    rolled = RULES.apply(rerolling, seat, own).state
+    assert not RULES.can_undo(rolled, seat), "a re-roll is a barrier"
