@@ -25,6 +25,14 @@ from tables import Store, TableService
 
 log = logging.getLogger("meeple")
 
+DRAIN_SECONDS = 10.0
+INTERACTION_TASK_PREFIXES = (
+    "CommandTree-invoker",
+    "discord-ui-dynamic-item-",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+)
+
 
 class MeepleBot(commands.Bot):
     """The Discord client: holds the settings, the store and the table service."""
@@ -50,7 +58,7 @@ class MeepleBot(commands.Bot):
         """Open the store, create the service, load every cog, then sync commands if they changed."""
         self.store = await Store.open(self.settings.db_path)
         self._store_open = True
-        self.tables = TableService(self.store)
+        self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
         self._service_made = True
         for name in discover_extensions():
             await self.load_extension(name)
@@ -102,21 +110,45 @@ class MeepleBot(commands.Bot):
         log.info("ready as %s (id %s) in %d server(s)", user, user.id if user else "?", len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the table service (it closes the store), then the Discord client."""
+        """Finish the interactions in flight, stop the service (it closes the store), then the client."""
         if self._service_starter is not None:
             self._service_starter.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._service_starter
             self._service_starter = None
+        if self._service_made or self._store_open:
+            await self._drain_interactions()
         if self._service_made:
             # Before the client: the service delivers its pending updates, then closes the store.
             self._service_made = self._store_open = False
             await self.tables.close()
             log.info("table service and store closed")
-        await super().close()
         if self._store_open:
             self._store_open = False
             await self.store.close()
+        await super().close()
+
+    async def _drain_interactions(self, timeout: float = DRAIN_SECONDS) -> None:
+        """Wait (bounded) for running command and component callbacks, so none meets a closed store."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while pending := _interaction_tasks():
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                log.warning("closing with %d interaction(s) still running", len(pending))
+                return
+            log.info("waiting for %d interaction(s) to finish", len(pending))
+            await asyncio.wait(pending, timeout=remaining)
+
+
+def _interaction_tasks() -> set[asyncio.Task[Any]]:
+    # discord.py runs every slash command and component callback in a task of its own, named
+    # by these prefixes (discord.py 2.7: app_commands/tree.py, ui/view.py, ui/modal.py).
+    current = asyncio.current_task()
+    return {
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(INTERACTION_TASK_PREFIXES)
+    }
 
 
 def discover_extensions(package_name: str = "cogs") -> list[str]:

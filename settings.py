@@ -13,6 +13,8 @@ from yarl import URL
 
 DEFAULT_DB = "data/meeple.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_BOT_DELAY = 1.5
+MAX_BOT_DELAY = 60.0
 
 TOKEN_HELP = """\
 Meeple needs a Discord bot token to start.
@@ -38,6 +40,8 @@ class Settings:
     log_level: str = "INFO"
     dev_guild: int | None = None
     """A guild whose command list is synced at once (development); None syncs globally."""
+    bot_delay: float = DEFAULT_BOT_DELAY
+    """Seconds a bot seat waits before it moves, so people can follow the game."""
     api_base: URL | None = None
     """Tests only: a loopback REST base such as http://127.0.0.1:8000/api/v10."""
     gateway: URL | None = None
@@ -90,6 +94,15 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     guild_text = (values.get("MEEPLE_DEV_GUILD") or "").strip()
     if guild_text and not guild_text.isdigit():
         raise SettingsError(f"MEEPLE_DEV_GUILD must be a server id (digits), not {guild_text!r}")
+    delay_text = (values.get("MEEPLE_BOT_DELAY") or "").strip()
+    try:
+        bot_delay = float(delay_text) if delay_text else DEFAULT_BOT_DELAY
+    except ValueError:
+        bot_delay = -1.0
+    if not 0 <= bot_delay <= MAX_BOT_DELAY:
+        raise SettingsError(
+            f"MEEPLE_BOT_DELAY must be seconds from 0 to {MAX_BOT_DELAY:g}, not {delay_text!r}"
+        )
     api_base = _loopback_url("MEEPLE_DISCORD_API_BASE", values.get("MEEPLE_DISCORD_API_BASE"))
     gateway = _loopback_url("MEEPLE_DISCORD_GATEWAY", values.get("MEEPLE_DISCORD_GATEWAY"))
     if gateway is not None and api_base is None:
@@ -101,6 +114,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         db_path=Path((values.get("MEEPLE_DB") or DEFAULT_DB).strip()),
         log_level=log_level,
         dev_guild=int(guild_text) if guild_text else None,
+        bot_delay=bot_delay,
         api_base=api_base,
         gateway=gateway,
     )
@@ -112,6 +126,7 @@ _KEYS = frozenset(
         "MEEPLE_DB",
         "MEEPLE_LOG_LEVEL",
         "MEEPLE_DEV_GUILD",
+        "MEEPLE_BOT_DELAY",
         "MEEPLE_DISCORD_API_BASE",
         "MEEPLE_DISCORD_GATEWAY",
     }

@@ -41,6 +41,8 @@ def test_defaults_and_environment_over_dotenv(tmp_path: Path) -> None:
     assert settings.log_level == "DEBUG"
     assert settings.db_path == Path(DEFAULT_DB)
     assert settings.dev_guild is None and settings.api_base is None
+    assert settings.bot_delay == 1.5
+    assert load_settings({"DISCORD_TOKEN": "t", "MEEPLE_BOT_DELAY": "0.25"}, env_file).bot_delay == 0.25
 
 
 def test_missing_token_explains_where_to_get_it(tmp_path: Path) -> None:
@@ -54,6 +56,9 @@ def test_missing_token_explains_where_to_get_it(tmp_path: Path) -> None:
     [
         ("MEEPLE_LOG_LEVEL", "LOUD", "MEEPLE_LOG_LEVEL"),
         ("MEEPLE_DEV_GUILD", "my server", "MEEPLE_DEV_GUILD"),
+        ("MEEPLE_BOT_DELAY", "soon", "MEEPLE_BOT_DELAY"),
+        ("MEEPLE_BOT_DELAY", "-1", "MEEPLE_BOT_DELAY"),
+        ("MEEPLE_BOT_DELAY", "nan", "MEEPLE_BOT_DELAY"),
         ("MEEPLE_DISCORD_API_BASE", "https://discord.com/api/v10", "127.0.0.1"),
         ("MEEPLE_DISCORD_API_BASE", "http://localhost:80/api/v10", "127.0.0.1"),
         ("MEEPLE_DISCORD_API_BASE", "http://10.0.0.1:80/api/v10", "127.0.0.1"),

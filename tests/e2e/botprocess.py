@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # Settings the child must not inherit from the developer's shell.
-_SCRUBBED = ("DISCORD_TOKEN", "MEEPLE_DB", "MEEPLE_LOG_LEVEL", "MEEPLE_DEV_GUILD", "MEEPLE_DISCORD_API_BASE")
+_SCRUBBED = ("DISCORD_TOKEN", "MEEPLE_DB", "MEEPLE_LOG_LEVEL", "MEEPLE_DEV_GUILD", "MEEPLE_BOT_DELAY")
 
 
 def child_env(**settings: str) -> dict[str, str]:

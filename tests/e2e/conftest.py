@@ -33,6 +33,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield World(fake, guild_id, channel, tmp_path / "data" / "meeple.sqlite3")
     finally:
         await fake.close()
+        print("== fake Discord transcript ==", fake.transcript(), sep="\n")
     assert fake.problems == [], f"the bot sent what Discord would refuse or not route: {fake.problems}"
 
 
@@ -46,6 +47,7 @@ async def bot_process(world: World, tmp_path: Path) -> AsyncIterator[Callable[[]
             DISCORD_TOKEN=world.fake.token,
             MEEPLE_DB=str(world.db_path),
             MEEPLE_LOG_LEVEL="INFO",
+            MEEPLE_BOT_DELAY="0.05",
             MEEPLE_DISCORD_API_BASE=world.fake.api_base,
         )
         process = BotProcess(env, tmp_path, tmp_path / "bot.log")
@@ -57,3 +59,5 @@ async def bot_process(world: World, tmp_path: Path) -> AsyncIterator[Callable[[]
     finally:
         for process in made:
             await process.kill()
+        if made:
+            print("== bot.py output ==", made[0].output(), sep="\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import secrets
 import time
@@ -152,6 +153,23 @@ class FakeDiscord:
             if m.channel_id == channel_id and not m.deleted and m.ephemeral_to in (None, for_user)
         ]
 
+    def transcript(self) -> str:
+        """Every request and message, readable, for a failing test's output."""
+        lines = [
+            f"{r.status} {r.method} {r.path} {json.dumps(r.json)[:300] if r.json else ''}"
+            for r in self.requests
+        ]
+        lines.append("-- messages --")
+        for msg in self.messages.values():
+            flags = ("deleted " if msg.deleted else "") + (
+                f"eph:{msg.ephemeral_to} " if msg.ephemeral_to else ""
+            )
+            files = [a.filename for a in msg.attachments]
+            lines.append(
+                f"{msg.id} in {msg.channel_id} {flags}{msg.text()[:200]!r} {files} {msg.custom_ids()}"
+            )
+        return "\n".join(lines)
+
     def threads_of(self, channel_id: int) -> list[Channel]:
         """The threads created under a channel."""
         return [c for c in self.channels.values() if c.parent_id == channel_id]
@@ -197,9 +215,15 @@ class FakeDiscord:
             holder["options"] = built
         return await self._interact(2, user, channel, data)
 
-    async def click(self, message: Message | int, custom_id: str, user: User) -> Interaction:
-        """Press the button `custom_id` on a message as `user`."""
-        return await self._component(message, custom_id, user, {"component_type": 2})
+    async def click(
+        self, message: Message | int, custom_id: str, user: User, *, as_seen: Message | None = None
+    ) -> Interaction:
+        """Press the button `custom_id` on a message as `user`.
+
+        `as_seen` is a `snapshot` of the message as the user's screen still showed it: a click
+        racing an edit (two players at once, or a board replaced a moment before).
+        """
+        return await self._component(message, custom_id, user, {"component_type": 2}, as_seen)
 
     async def click_label(self, message: Message | int, label: str, user: User) -> Interaction:
         """Press the button labelled `label` on a message as `user`."""
@@ -207,29 +231,52 @@ class FakeDiscord:
         return await self.click(msg, str(msg.button(label)["custom_id"]), user)
 
     async def select(
-        self, message: Message | int, custom_id: str, values: list[str], user: User
+        self,
+        message: Message | int,
+        custom_id: str,
+        values: list[str],
+        user: User,
+        *,
+        as_seen: Message | None = None,
     ) -> Interaction:
         """Choose `values` in the string select `custom_id` on a message as `user`."""
-        return await self._component(message, custom_id, user, {"component_type": 3, "values": values})
+        return await self._component(
+            message, custom_id, user, {"component_type": 3, "values": values}, as_seen
+        )
+
+    @staticmethod
+    def snapshot(message: Message) -> Message:
+        """A frozen copy of a message as a user sees it now (for racing clicks)."""
+        return copy.deepcopy(message)
 
     async def _component(
-        self, message: Message | int, custom_id: str, user: User, extra: dict[str, Any]
+        self,
+        message: Message | int,
+        custom_id: str,
+        user: User,
+        extra: dict[str, Any],
+        as_seen: Message | None,
     ) -> Interaction:
         msg = self.messages[message if isinstance(message, int) else message.id]
         if msg.deleted:
             raise AssertionError(f"message {msg.id} was deleted")
         if msg.ephemeral_to not in (None, user.id):
             raise AssertionError(f"{user.name} cannot see ephemeral message {msg.id}")
-        item = next((i for i in msg.items() if i.get("custom_id") == custom_id), None)
+        seen = as_seen if as_seen is not None else msg
+        item = next((i for i in seen.items() if i.get("custom_id") == custom_id), None)
         if item is None:
             raise AssertionError(
-                f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids()}"
+                f"message {msg.id} has no component {custom_id!r}; it has {seen.custom_ids()}"
             )
         if item.get("disabled"):
             raise AssertionError(f"component {custom_id!r} is disabled")
+        if extra["component_type"] == 3:
+            allowed = {str(o.get("value")) for o in item.get("options") or []}
+            if item.get("type") != 3 or not set(extra["values"]) <= allowed:
+                raise AssertionError(f"{extra['values']} are not options of select {custom_id!r}")
         channel = self.channels[msg.channel_id]
         data = {"custom_id": custom_id, **extra}
-        return await self._interact(3, user, channel, data, message=msg)
+        return await self._interact(3, user, channel, data, message=seen)
 
     async def _interact(
         self, kind: int, user: User, channel: Channel, data: dict[str, Any], message: Message | None = None
@@ -649,7 +696,7 @@ class FakeDiscord:
         if interaction.callback_type == 5 and original is not None and original.loading:
             # The first followup after a "thinking" defer replaces the loading message.
             original.flags &= ~LOADING
-            self._apply_edit(original, data, record)
+            self._apply_edit(original, data, record, created=True)
             return _json(original.payload())
         ephemeral = bool(int(data.get("flags", 0)) & EPHEMERAL)
         msg = self._new_message(
@@ -897,7 +944,8 @@ class FakeDiscord:
                     )
                 )
             msg.attachments = attachments
-        if "content" in data or created:
+        if created:
+            # Discord notifies on creation only; an edit that adds a mention pings nobody.
             msg.pinged = pinged_users(msg.content, data.get("allowed_mentions"))
         if not created:
             msg.edited += 1
