@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import combinations
 
 from engine.core import Action, Event, Prompt
 from engine.troyes import board as bd
@@ -121,8 +122,21 @@ def plausible(state: TroyesState, seat: int, target: str) -> bool:
 
 
 def _any_die(state: TroyesState, seat: int, target: str) -> bool:
-    effects = ["", *(activities()[c].effect for c in usable_modifiers(state, seat, target))]
-    return any(groups.die_fits(state, seat, target, e, [], d) for e in effects for d in state.dice)
+    """Whether some group of fitting dice (under some usable cube) works on the target."""
+    for effect in ["", *(activities()[c].effect for c in usable_modifiers(state, seat, target))]:
+        fitting = [d for d in state.dice if groups.die_fits(state, seat, target, effect, [], d)]
+        if any(groups.yield_of(state, target, effect, [d]) >= 1 for d in fitting):
+            return True
+        # Larger groups only help by their total: try the highest dice (a bounded search).
+        fitting.sort(key=lambda d: (-d.value, d.id))
+        for size in range(2, groups.max_dice(target, effect) + 1):
+            for combo in combinations(fitting[:6], size):
+                fits = all(
+                    groups.die_fits(state, seat, target, effect, combo[:i], combo[i]) for i in range(size)
+                )
+                if fits and groups.yield_of(state, target, effect, combo) >= 1:
+                    return True
+    return False
 
 
 def _turn_menu(state: TroyesState, seat: int) -> Prompt:

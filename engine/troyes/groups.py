@@ -123,10 +123,8 @@ def die_fits(
     if len(chosen) >= max_dice(target, effect) or die in chosen:
         return False
     colour = physical_colour(state, target, effect)
-    if colour is None:
-        if effect not in ("", "apprenticeship", "confession") and chosen and die.colour != chosen[0].colour:
-            return False
-    elif die.colour != colour:
+    # None: the Pilgrimage without a colour-fixing cube, the one group that may mix colours.
+    if colour is not None and die.colour != colour:
         return False
     if effect == "tithe" and die.owner != seat and any(d.owner == die.owner for d in chosen):
         return False
