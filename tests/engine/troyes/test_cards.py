@@ -313,9 +313,10 @@ def test_hiring_costs_the_card_price_takes_the_first_free_space_and_must_activat
     state = table(2, ("Y1b",))
     spare(state)
     (low,) = add_dice(state, 0, Y, 1)
+    assert target("card:0") not in options(state), "no group can activate it"
+    (ok,) = add_dice(state, 0, Y, 3)
     state = play(state, 0, target("card:0"), die(low))
     assert DONE not in options(state), "a new tradesman must activate at least once"
-    (ok,) = add_dice(state, 0, Y, 3)
     state = play(state, 0, die(ok), DONE, Action.of("source", s="supply"))
     assert state.cards[0].spaces == [0, None]
     assert state.players[0].deniers == 10 - activities()["Y1b"].cost + 2 and state.players[0].supply == 2
