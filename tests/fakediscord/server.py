@@ -76,6 +76,7 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
+        self.crashes: list[str] = []
         self.identifies: list[dict[str, Any]] = []
         self.base_url = ""
         self._sockets: list[_GatewayConnection] = []
@@ -122,8 +123,8 @@ class FakeDiscord:
 
     @property
     def problems(self) -> list[str]:
-        """Unknown routes and refused payloads: a test fails when this is not empty."""
-        return self.unhandled + self.rejected
+        """Unknown routes, refused payloads and the fake's own errors: a test fails unless empty."""
+        return self.unhandled + self.rejected + self.crashes
 
     # -- world -------------------------------------------------------------------
 
@@ -504,14 +505,19 @@ class FakeDiscord:
         tail = request.match_info["tail"].strip("/")
         parts = tail.split("/")
         record = Request(request.method, "/" + tail, dict(request.query))
-        await self._read_body(request, record)
         self.requests.append(record)
-        # Interaction callbacks and webhooks carry their token in the URL, not the bot token.
-        by_url_token = parts[0] in ("interactions", "webhooks")
-        if not by_url_token and request.headers.get("Authorization") != f"Bot {self.token}":
-            response: web.StreamResponse = _error(401, 0, "401: Unauthorized")
-        else:
-            response = await self._handle(request, record, parts)
+        try:
+            await self._read_body(request, record)
+            # Interaction callbacks and webhooks carry their token in the URL, not the bot token.
+            by_url_token = parts[0] in ("interactions", "webhooks")
+            if not by_url_token and request.headers.get("Authorization") != f"Bot {self.token}":
+                response: web.StreamResponse = _error(401, 0, "401: Unauthorized")
+            else:
+                response = await self._handle(request, record, parts)
+        except Exception as exc:
+            # A bug of the fake must fail the test, not pass for a Discord outage.
+            self.crashes.append(f"{request.method} {record.path}: {exc!r}")
+            response = _error(500, 0, "500: the fake crashed")
         record.status = response.status
         await self._notify()
         return response
@@ -546,7 +552,8 @@ class FakeDiscord:
             form = await request.post()
             for name, value in form.items():
                 if name == "payload_json":
-                    record.json = json.loads(value if isinstance(value, str) else value.file.read())
+                    raw = value.file.read() if isinstance(value, web.FileField) else value
+                    record.json = json.loads(raw)
                 elif isinstance(value, web.FileField):
                     record.files[name] = value.file.read()
                     record.files[name + ":filename"] = value.filename.encode()
@@ -951,7 +958,7 @@ class FakeDiscord:
             msg.edited += 1
 
     def _reject(self, request: web.Request, problem: str) -> web.StreamResponse:
-        self.rejected.append(f"{request.method} {request['record'].path}: {problem}")
+        self.rejected.append(f"{request.method} {request[RECORD].path}: {problem}")
         return _error(400, 50035, f"Invalid Form Body: {problem}")
 
 
