@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core import Event
 from engine.troyes.board import enter, highest_occupied_space, lowest_empty_space, neutral_on_board, row_for
 from engine.troyes.data import board, events
-from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE
+from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour
 from engine.troyes.purse import gain_influence, gain_vp, pay_deniers, pay_influence, shortfall
 from engine.troyes.state import EventSlot, TroyesState
 
@@ -78,7 +78,7 @@ def draw_events(state: TroyesState) -> list[Event]:
     out.append(Event("event_revealed", {"event": red}, checkpoint=True))
     called = events()[red].calls
     decks = [state.white_deck, state.yellow_deck]
-    if called is not None and called.value == "yellow":
+    if called is Colour.YELLOW:
         decks.reverse()
     # A red card whose deck is empty calls the other deck (Appendix A.3 estimate).
     for deck in decks:

@@ -125,3 +125,13 @@ def test_undo_takes_back_own_steps_but_not_a_roll() -> None:
     own = next(o for o in RULES.prompts(rerolling)[0].options if o.kind == "die")
     rolled = RULES.apply(rerolling, seat, own).state
     assert not RULES.can_undo(rolled, seat), "a re-roll is a barrier"
+
+
+def test_every_logged_event_has_an_english_line() -> None:
+    kinds: set[str] = set()
+    for seats in (2, 3, 4):
+        for _, event in run_game(RULES, seats, 5).events:
+            line = RULES.describe(event)
+            assert line != event.kind and line.endswith("."), line
+            kinds.add(event.kind)
+    assert {"workforce", "black_dice", "dice_used", "countered", "vp", "round_end", "game_over"} <= kinds
