@@ -97,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the CLI reports any refusal plainly
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"\n{rules.name}: {args.players} players, seed {args.seed}, {len(game.record.moves)} actions")
+    players = f"{args.players} player{'' if args.players == 1 else 's'}"
+    print(f"\n{rules.name}: {players}, seed {args.seed}, {len(game.record.moves)} actions")
     if game.outcome.summary:
         print(game.outcome.summary)
     for seat in sorted(range(args.players), key=lambda s: game.outcome.ranks[s]):

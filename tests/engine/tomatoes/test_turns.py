@@ -123,7 +123,8 @@ def test_final_round_ends_after_the_last_player() -> None:
         state, _ = end_turn(state) if state.phase is Phase.PLACE else (state, [])
         assert state.active == expected and state.phase is Phase.ROLL
         state, _ = act(state, ROLL)
-        state.rolled = []  # nothing to place: the turn can end at once
+        state.to_bushel(state.rolled)  # nothing to place: the turn can end at once
+        state.rolled = []
     state, events = end_turn(state)
     assert state.ended is GameEnd.FINAL_ROUND and "game_end" in kinds(events)
 
