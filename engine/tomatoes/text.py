@@ -152,6 +152,10 @@ def _cap(d: Mapping[str, Any]) -> str:
     return f"{player(d['seat'])}'s karma drops to {d['karma']} at the end of the turn ({d['lost']} lost)."
 
 
+def _undo(d: Mapping[str, Any]) -> str:
+    return f"{player(d['seat'])} takes back their last move."
+
+
 def _end(d: Mapping[str, Any]) -> str:
     return f"Game over: {_END_TEXT.get(d['reason'], d['reason'])}."
 
@@ -176,6 +180,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     Ev.FINAL_ROUND: _final,
     Ev.KARMA_CAP: _cap,
     Ev.GAME_END: _end,
+    "undo": _undo,  # the engine core's own event
 }
 
 

@@ -65,6 +65,7 @@ def test_sample_lines() -> None:
     assert RULES.describe(harvest) == (
         "Player 1 harvests a tomato worth 4 into slot 4: 4 + 3 bonus = 7 points, golden star."
     )
+    assert RULES.describe(Event("undo", {"seat": 2})) == "Player 3 takes back their last move."
     passed = Event(Ev.PASS, {"seat": 1, "to": 2, "dice": [{"colour": "gold", "value": 2}]})
     assert RULES.describe(passed) == "Player 2 cannot place gold 2 and passes it to Player 3."
 
