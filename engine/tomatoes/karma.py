@@ -72,12 +72,12 @@ def add_bits(state: TomatoState, seat: int, count: int, reason: str) -> list[Eve
     return events
 
 
-REROLL_COST, SHIFT_COST, CLEAN_COST = KarmaAction.REROLL.cost, KarmaAction.SHIFT.cost, KarmaAction.CLEAN.cost
-ROLL_OVER_COST, FLIP_COST, SET_VALUE_COST = (
-    KarmaAction.ROLL_OVER.cost,
-    KarmaAction.FLIP.cost,
-    KarmaAction.SET_VALUE.cost,
-)
+REROLL_COST = KarmaAction.REROLL.cost
+SHIFT_COST = KarmaAction.SHIFT.cost
+CLEAN_COST = KarmaAction.CLEAN.cost
+ROLL_OVER_COST = KarmaAction.ROLL_OVER.cost
+FLIP_COST = KarmaAction.FLIP.cost
+SET_VALUE_COST = KarmaAction.SET_VALUE.cost
 
 
 @cache
