@@ -1,0 +1,103 @@
+"""What a game's mapping module tells the generic turn UI: labels, grouping, emoji, help text."""
+
+from __future__ import annotations
+
+import enum
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.core import Action, Event, Outcome, Prompt, Scalar
+
+PLAYER_RE = re.compile(r"\bPlayer (\d{1,2})\b")
+"""How the engines name a seat in their log lines (seats count from 1)."""
+
+
+def _name(names: Sequence[str], number: int) -> str:
+    return names[number - 1] if 1 <= number <= len(names) else f"Player {number}"
+
+
+class Tone(enum.Enum):
+    """How prominent a choice is (mapped to a button style)."""
+
+    NORMAL = "normal"
+    MAIN = "main"
+    """The usual next step (blurple)."""
+    GOOD = "good"
+    """Scores or finishes something (green)."""
+    RISKY = "risky"
+    """Spends or destroys something (red)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """How one option of a prompt appears.
+
+    Options sharing a `group` are shown together in a second step ("choose a die, then
+    where it goes"); a group with a single option is one button that plays it at once.
+    """
+
+    group: str
+    """A stable key; options with the same key form one group."""
+    group_label: str
+    """The first-step label of the group, e.g. "Red 5"."""
+    label: str
+    """The second-step label of this option, e.g. "Ann's tomato 2 (new seed)"."""
+    emoji: str | None = None
+    tone: Tone = Tone.NORMAL
+    alone_label: str | None = None
+    """The label when the group holds only this option; defaults to "group: label"."""
+
+    @property
+    def single_label(self) -> str:
+        """The label of a one-option group's button."""
+        if self.alone_label is not None:
+            return self.alone_label
+        if self.label == self.group_label:
+            return self.label
+        return f"{self.group_label}: {self.label}"
+
+
+class GameUI(ABC):
+    """A game's presentation on Discord: everything game-specific the platform needs."""
+
+    game_id: ClassVar[str]
+    """The engine's game id (engine.games)."""
+    title: ClassVar[str]
+    """The game's name as players know it."""
+    emoji: ClassVar[str]
+    """One emoji for the game (thread names, lobby)."""
+    rules_text: ClassVar[str]
+    """A concise rules summary for `/rules` (Discord markdown, under 4000 characters)."""
+    breakdown_labels: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Outcome.breakdown keys in the order to show, with their labels."""
+
+    @abstractmethod
+    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+        """How `action` (one of `prompt.options`) appears to the player deciding it."""
+
+    @abstractmethod
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+        """One line saying what the player to move is asked now."""
+
+    def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
+        """One line for the second step, once the player picked `group`."""
+        return f"{group.group_label}: choose one."
+
+    def starts_turn(self, event: Event) -> bool:
+        """Whether this event begins a new turn (a new board message), even for the same seat."""
+        return False
+
+    def name_players(self, line: str, names: Sequence[str]) -> str:
+        """Put the players' names into an engine log line (engines say "Player 2")."""
+        return PLAYER_RE.sub(lambda m: _name(names, int(m.group(1))), line)
+
+    def option_summary(self, options: Mapping[str, Scalar]) -> str:
+        """The table options in a few words for the lobby message."""
+        return ", ".join(f"{key}={value}" for key, value in sorted(options.items()))
+
+    def result_line(self, outcome: Outcome) -> str:
+        """An extra line under the final scores (solo results, for example); empty for none."""
+        return outcome.summary

@@ -1,0 +1,163 @@
+"""The custom_ids of Meeple's buttons and selects: what a click refers to, parsed back safely."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+PREFIX = "mp:"
+"""Every Meeple component id starts with this; the persistent handler matches on it."""
+MAX_CUSTOM_ID = 100
+"""Discord's limit on a custom_id (and on a select option's value)."""
+
+
+class LobbyOp(enum.Enum):
+    """What a lobby button does."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    BOT = "bot"
+    START = "start"
+    CANCEL = "cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyRef:
+    """A lobby button of one table."""
+
+    table: int
+    op: LobbyOp
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}lobby:{self.table}:{self.op.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActRef:
+    """Play option `index` of `seat`'s prompt, as the state stood at `version`."""
+
+    table: int
+    version: int
+    seat: int
+    index: int
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}act:{self.table}:{self.version}:{self.seat}:{self.index}"
+
+    def value(self) -> str:
+        """The select option value standing for this choice."""
+        return f"a{self.seat}.{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRef:
+    """Open group `group` of `seat`'s options (second step: "where does this die go?")."""
+
+    table: int
+    version: int
+    seat: int
+    group: int
+    page: int = 0
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}grp:{self.table}:{self.version}:{self.seat}:{self.group}:{self.page}"
+
+    def value(self) -> str:
+        """The select option value standing for this group."""
+        return f"g{self.seat}.{self.group}"
+
+
+@dataclass(frozen=True, slots=True)
+class MainRef:
+    """The first step of the turn's choices (Back, or another page of it)."""
+
+    table: int
+    version: int
+    page: int = 0
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}main:{self.table}:{self.version}:{self.page}"
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRef:
+    """Take back `seat`'s last move, from the state at `version`."""
+
+    table: int
+    version: int
+    seat: int
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}undo:{self.table}:{self.version}:{self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class PickRef:
+    """A select menu whose values are ActRef or GroupRef values of the same table and version."""
+
+    table: int
+    version: int
+    slot: int
+    """Which select of the message (custom_ids must be unique within a message)."""
+
+    def custom_id(self) -> str:
+        """The custom_id of this select."""
+        return f"{PREFIX}pick:{self.table}:{self.version}:{self.slot}"
+
+
+Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef
+
+_INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
+    "act": (ActRef, 4),
+    "grp": (GroupRef, 5),
+    "main": (MainRef, 3),
+    "undo": (UndoRef, 3),
+    "pick": (PickRef, 3),
+}
+
+
+def _nat(text: str) -> int | None:
+    # Only plain non-negative decimals: int() would also take "+1", " 1" or "1_0".
+    if not text.isascii() or not text.isdigit() or len(text) > 18:
+        return None
+    return int(text)
+
+
+def parse(custom_id: str) -> Ref | None:
+    """The reference a custom_id stands for, or None when it is malformed."""
+    if not custom_id.startswith(PREFIX) or len(custom_id) > MAX_CUSTOM_ID:
+        return None
+    kind, _, rest = custom_id[len(PREFIX) :].partition(":")
+    parts = rest.split(":")
+    if kind == "lobby":
+        if len(parts) != 2 or (table := _nat(parts[0])) is None:
+            return None
+        try:
+            return LobbyRef(table, LobbyOp(parts[1]))
+        except ValueError:
+            return None
+    if kind not in _INT_FIELDS:
+        return None
+    cls, count = _INT_FIELDS[kind]
+    numbers = [_nat(part) for part in parts]
+    if len(numbers) != count or any(n is None for n in numbers):
+        return None
+    return cls(*numbers)  # type: ignore[arg-type]
+
+
+def parse_value(table: int, version: int, value: str) -> ActRef | GroupRef | None:
+    """The choice a select option value stands for, or None when it is malformed."""
+    if len(value) < 2 or value[0] not in "ag":
+        return None
+    seat_text, _, number_text = value[1:].partition(".")
+    seat, number = _nat(seat_text), _nat(number_text)
+    if seat is None or number is None:
+        return None
+    if value[0] == "a":
+        return ActRef(table, version, seat, number)
+    return GroupRef(table, version, seat, number)

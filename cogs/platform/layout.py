@@ -1,0 +1,233 @@
+"""Lay a turn's options out as Discord components, within Discord's limits.
+
+Pure: produces specs (no discord import), so the limits can be checked on every prompt of
+random games; `cogs.platform.views` turns the specs into discord.ui items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogs.games.base import Choice, GameUI, Tone
+from cogs.platform.ids import ActRef, GroupRef, MainRef, PickRef, UndoRef
+from engine.core import Prompt
+
+MAX_ROWS = 5
+"""Discord: at most 5 action rows per message."""
+MAX_BUTTONS_PER_ROW = 5
+"""Discord: at most 5 buttons per row (a select fills a whole row)."""
+MAX_SELECT_OPTIONS = 25
+"""Discord: at most 25 options per select menu."""
+MAX_BUTTON_LABEL = 80
+"""Discord: button labels are at most 80 characters."""
+MAX_OPTION_TEXT = 100
+"""Discord: select option labels, values and descriptions are at most 100 characters."""
+MAX_PLACEHOLDER = 150
+"""Discord: a select's placeholder is at most 150 characters."""
+BUTTON_PAGE = (MAX_ROWS - 1) * MAX_BUTTONS_PER_ROW
+"""Choices shown as buttons when they fit above the control row."""
+SELECT_PAGE = (MAX_ROWS - 1) * MAX_SELECT_OPTIONS
+"""Choices per page when they are shown as selects (4 selects above the control row)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """One button."""
+
+    custom_id: str
+    label: str
+    tone: Tone = Tone.NORMAL
+    emoji: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OptionItem:
+    """One option of a select menu."""
+
+    label: str
+    value: str
+    emoji: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SelectSpec:
+    """One select menu (it fills a whole row)."""
+
+    custom_id: str
+    placeholder: str
+    options: tuple[OptionItem, ...]
+
+
+Row = tuple[ButtonSpec, ...] | SelectSpec
+
+
+@dataclass(slots=True)
+class Group:
+    """Options of one seat that share a group key, in prompt order."""
+
+    seat: int
+    number: int
+    head: Choice
+    members: list[tuple[int, Choice]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One clickable thing of a page: plays an option or opens a group."""
+
+    ref: ActRef | GroupRef
+    label: str
+    tone: Tone
+    emoji: str | None
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut `text` to `limit` characters, marking the cut with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def groups_of(ui: GameUI, view: Any, prompt: Prompt, names: Sequence[str]) -> list[Group]:
+    """The option groups of one prompt, numbered in order of first appearance."""
+    groups: dict[str, Group] = {}
+    for index, action in enumerate(prompt.options):
+        choice = ui.choice(view, prompt, action, names)
+        group = groups.get(choice.group)
+        if group is None:
+            group = groups[choice.group] = Group(prompt.seat, len(groups), choice)
+        group.members.append((index, choice))
+    return list(groups.values())
+
+
+def main_entries(
+    table: int, version: int, ui: GameUI, view: Any, prompts: Sequence[Prompt], names: Sequence[str]
+) -> list[Entry]:
+    """The first-step entries: one per group of every open prompt."""
+    entries: list[Entry] = []
+    several = len(prompts) > 1
+    for prompt in prompts:
+        who = f"{names[prompt.seat]} · " if several else ""
+        for group in groups_of(ui, view, prompt, names):
+            head = group.head
+            if len(group.members) == 1:
+                index, choice = group.members[0]
+                ref: ActRef | GroupRef = ActRef(table, version, prompt.seat, index)
+                label = who + choice.single_label
+                tone, emoji = choice.tone, choice.emoji
+            else:
+                ref = GroupRef(table, version, prompt.seat, group.number)
+                label = f"{who}{head.group_label}…"
+                tone, emoji = head.tone, head.emoji
+            entries.append(Entry(ref, label, tone, emoji))
+    return entries
+
+
+def group_entries(table: int, version: int, group: Group) -> list[Entry]:
+    """The second-step entries of one group: one per option."""
+    return [
+        Entry(ActRef(table, version, group.seat, index), choice.label, choice.tone, choice.emoji)
+        for index, choice in group.members
+    ]
+
+
+def page_count(entries: Sequence[Entry]) -> int:
+    """How many pages the entries need."""
+    if len(entries) <= BUTTON_PAGE:
+        return 1
+    return -(-len(entries) // SELECT_PAGE)
+
+
+def lay_out(
+    table: int,
+    version: int,
+    entries: Sequence[Entry],
+    *,
+    page: int,
+    controls: Sequence[ButtonSpec],
+    page_ref: Any,
+    placeholder: str,
+) -> list[Row]:
+    """Rows for one page of entries, then a control row (controls plus page arrows).
+
+    `page_ref(n)` builds the reference of page n (a MainRef or GroupRef).
+    """
+    rows: list[Row] = []
+    pages = page_count(entries)
+    page = min(max(page, 0), pages - 1)
+    if pages == 1 and len(entries) <= BUTTON_PAGE:
+        buttons = [
+            ButtonSpec(e.ref.custom_id(), clip(e.label, MAX_BUTTON_LABEL), e.tone, e.emoji) for e in entries
+        ]
+        rows.extend(
+            tuple(buttons[i : i + MAX_BUTTONS_PER_ROW]) for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW)
+        )
+    else:
+        chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+        for slot, start in enumerate(range(0, len(chunk), MAX_SELECT_OPTIONS)):
+            part = chunk[start : start + MAX_SELECT_OPTIONS]
+            first = page * SELECT_PAGE + start + 1
+            hint = f"{placeholder} ({first}-{first + len(part) - 1} of {len(entries)})"
+            options = tuple(OptionItem(clip(e.label, MAX_OPTION_TEXT), e.ref.value(), e.emoji) for e in part)
+            rows.append(
+                SelectSpec(PickRef(table, version, slot).custom_id(), clip(hint, MAX_PLACEHOLDER), options)
+            )
+    control = list(controls)
+    if pages > 1:
+        if page > 0:
+            control.append(ButtonSpec(page_ref(page - 1).custom_id(), "Previous", Tone.NORMAL, "◀️"))
+        if page < pages - 1:
+            control.append(ButtonSpec(page_ref(page + 1).custom_id(), "More", Tone.NORMAL, "▶️"))
+    if control:
+        rows.append(tuple(control[:MAX_BUTTONS_PER_ROW]))
+    return rows
+
+
+def main_rows(
+    table: int,
+    version: int,
+    ui: GameUI,
+    view: Any,
+    prompts: Sequence[Prompt],
+    names: Sequence[str],
+    undo_seats: Sequence[int],
+    page: int = 0,
+) -> list[Row]:
+    """The components of a board message: the first step of every open prompt, plus Undo."""
+    entries = main_entries(table, version, ui, view, prompts, names)
+    prompted = {p.seat for p in prompts}
+    controls = [
+        ButtonSpec(
+            UndoRef(table, version, seat).custom_id(),
+            "Undo"
+            if seat in prompted and len(prompts) == 1
+            else clip(f"Undo ({names[seat]})", MAX_BUTTON_LABEL),
+            Tone.RISKY,
+            "↩️",
+        )
+        for seat in undo_seats
+    ][:3]
+    return lay_out(
+        table,
+        version,
+        entries,
+        page=page,
+        controls=controls,
+        page_ref=lambda n: MainRef(table, version, n),
+        placeholder="Choose",
+    )
+
+
+def group_rows(table: int, version: int, group: Group, page: int = 0) -> list[Row]:
+    """The components of the second step: the options of one group, plus Back."""
+    back = ButtonSpec(MainRef(table, version).custom_id(), "Back", Tone.NORMAL, "⬅️")
+    return lay_out(
+        table,
+        version,
+        group_entries(table, version, group),
+        page=page,
+        controls=[back],
+        page_ref=lambda n: GroupRef(table, version, group.seat, group.number, n),
+        placeholder=clip(group.head.group_label, 60),
+    )

@@ -1,0 +1,376 @@
+"""Posts and edits board messages from table updates: one place for every board on Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from cogs.games import get_ui
+from cogs.games.base import GameUI
+from cogs.platform import text
+from cogs.platform.layout import Row, main_rows
+from cogs.platform.views import build_view
+from engine.core import Prompt
+from tables.errors import TableError
+from tables.models import Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
+from tables.service import TableService
+
+log = logging.getLogger("meeple.cogs.board")
+
+PRESENTED_BY_HANDLERS = frozenset({UpdateKind.START, UpdateKind.MOVE, UpdateKind.UNDO, UpdateKind.ABANDON})
+"""Updates the interaction handlers show themselves (through the interaction response)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One update waiting to be shown: its version, log lines, and whether it began a turn."""
+
+    version: int
+    lines: tuple[str, ...]
+    turn_began: bool
+    new_to_move: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Memo:
+    """The live board message of a table and what it showed."""
+
+    message_id: int
+    version: int
+    to_move: frozenset[int]
+
+
+def _step(ui: GameUI, update: Update) -> _Step:
+    table = update.table
+    rules = table.rules
+    names = text.names_of(table)
+    lines = []
+    began = update.kind is UpdateKind.START
+    for logged in update.events:
+        began = began or ui.starts_turn(logged.event)
+        if logged.event.visible(None):
+            line = rules.describe(logged.event)
+            if line:
+                lines.append(text.discord_escape_log(ui.name_players(line, names)))
+    fresh = set(update.new_to_move)
+    if began:
+        fresh |= set(table.to_move)
+    return _Step(table.version, tuple(lines), began, frozenset(fresh))
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board message ready to send: caption, image, components."""
+
+    content: str
+    png: bytes | None
+    rows: list[Row]
+    ping_ids: tuple[int, ...]
+
+    def file(self) -> discord.File | None:
+        """The image as an upload, or None when the game has no renderer."""
+        return discord.File(io.BytesIO(self.png), filename="board.png") if self.png is not None else None
+
+    def view(self) -> discord.ui.View | None:
+        """The components, or None when nobody human is to move."""
+        return build_view(self.rows) if self.rows else None
+
+    def mentions(self) -> discord.AllowedMentions:
+        """Ping exactly the players newly to move; never roles, everyone or spectators."""
+        users = [discord.Object(uid) for uid in self.ping_ids]
+        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def render_board(table: Table) -> bytes | None:
+    """The spectator's image of the table (None when the game has no renderer). Blocking."""
+    try:
+        from renderers import render_png
+    except ImportError:
+        return None
+    try:
+        png: bytes = render_png(table.game, table.view(None), None, text.names_of(table))
+    except (KeyError, LookupError, NotImplementedError):
+        return None
+    return png
+
+
+def human_prompts(table: Table) -> list[Prompt]:
+    """The open prompts a person answers with buttons (a seat a bot stands in for included)."""
+    return [p for p in table.prompts if not table.is_bot(p.seat) or table.seats[p.seat].replaced]
+
+
+def compose(
+    table: Table, lines: Sequence[str], ping_seats: set[int], png: bytes | None, question: str | None = None
+) -> Board:
+    """The caption and components of a table's current board."""
+    ui = get_ui(table.game)
+    names = text.names_of(table)
+    state = table.state
+    rules = table.rules
+    prompts = human_prompts(table)
+    view = table.view(None)
+    questions = [question] if question is not None else [ui.question(view, p, names) for p in prompts]
+    undo_seats = [
+        seat
+        for seat, info in enumerate(table.seats)
+        if not info.is_bot and table.status is TableStatus.PLAYING and rules.can_undo(state, seat)
+    ]
+    rows = main_rows(table.id, table.version, ui, view, prompts, names, undo_seats) if prompts else []
+    ping_ids = tuple(
+        info.user_id
+        for seat, info in enumerate(table.seats)
+        if seat in ping_seats and seat in table.to_move and not info.is_bot and info.user_id is not None
+    )
+    content = text.board_text(ui, table, lines, "\n".join(questions), ping_ids)
+    return Board(content, png, rows, ping_ids)
+
+
+class Presenter:
+    """Turns table updates into Discord messages in each game's thread."""
+
+    def __init__(self, client: discord.Client, service: TableService) -> None:
+        self.client = client
+        self.service = service
+        self._pending: dict[int, list[_Step]] = {}
+        self._log: dict[int, list[str]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._memo: dict[int, _Memo] = {}
+        self._closed: set[int] = set()
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def listener(self, item: Update | Notice) -> None:
+        """The table service's listener: show bot and timeout moves, and notices."""
+        try:
+            if isinstance(item, Notice):
+                await self.notice(item)
+            elif item.kind not in PRESENTED_BY_HANDLERS:
+                await self.show(item)
+        except Exception:
+            log.exception("could not show an update of table %s", item.table.id)
+
+    async def show(self, update: Update, interaction: discord.Interaction[Any] | None = None) -> None:
+        """Show an update: edit the board within a turn, post a new one when the turn changes."""
+        table = update.table
+        self._pending.setdefault(table.id, []).append(_step(get_ui(table.game), update))
+        await self.flush(table.id, interaction)
+
+    async def flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
+        """Bring the table's board on Discord up to date with the stored game.
+
+        Always shows the latest stored state: updates are delivered in order, but a handler
+        and the listener may race, so the turn change is judged against what the live board
+        message showed, not against the update at hand.
+        """
+        async with self._lock(table_id):
+            table = await self.service.get(table_id)
+            if table.thread_id is None:
+                return  # the start handler opens the thread, then flushes what waited
+            steps = self._pending.get(table_id, [])
+            if steps and table.version > max(step.version for step in steps):
+                # Every commit is published, so a later update is on its way: show it all then,
+                # once, instead of drawing a board that is already out of date.
+                return
+            steps = self._pending.pop(table_id, [])
+            if table.status is TableStatus.ABANDONED:
+                await self._close_board(table, interaction)
+                return
+            memo = self._memo.get(table_id)
+            if memo is not None and memo.message_id != table.board_message_id:
+                memo = None
+            shown = memo.version if memo is not None else -1
+            lines = [line for step in steps for line in step.lines]
+            ended = table.status is TableStatus.FINISHED or table.outcome is not None
+            if shown == table.version and (ended or not lines):
+                return
+            thread = await self.channel(table.thread_id)
+            if thread is None:
+                log.warning("table %s: thread %s is gone", table_id, table.thread_id)
+                return
+            movers = frozenset(table.to_move)
+            unseen = [step for step in steps if step.version > shown]
+            fresh = set().union(*(step.new_to_move for step in unseen)) if unseen else set()
+            began = any(step.turn_began for step in unseen)
+            if memo is not None:
+                fresh |= movers - memo.to_move
+                began = began or bool(movers - memo.to_move)
+            new_message = began or table.board_message_id is None or ended
+            if new_message:
+                self._log[table_id] = lines
+            else:
+                self._log.setdefault(table_id, []).extend(lines)
+            png = await asyncio.to_thread(render_board, table)
+            board = compose(table, self._log[table_id], fresh & movers, png)
+            if ended:
+                message_id = await self._finish(table, thread, board, interaction)
+            elif new_message:
+                message_id = await self._post(table, thread, board, interaction)
+            else:
+                message_id = await self._edit(table, thread, board, interaction)
+            self._memo[table_id] = _Memo(message_id, table.version, movers)
+
+    async def repost(self, table: Table) -> None:
+        """Post the current board again as a new message (no ping) and retire the old one."""
+        async with self._lock(table.id):
+            table = await self.service.get(table.id)
+            if table.thread_id is None:
+                raise TableError("This game has no thread yet.")
+            thread = await self.channel(table.thread_id)
+            if thread is None:
+                raise TableError("I cannot find this game's thread any more.")
+            png = await asyncio.to_thread(render_board, table)
+            board = compose(table, self._log.get(table.id, []), set(), png)
+            message_id = await self._post(table, thread, board, None)
+            self._memo[table.id] = _Memo(message_id, table.version, frozenset(table.to_move))
+
+    def caption(self, table: Table, question: str | None = None) -> str:
+        """The current caption of a table's board, optionally asking another question."""
+        return compose(table, self._log.get(table.id, []), set(), None, question).content
+
+    async def notice(self, notice: Notice) -> None:
+        """Reminders ping the player in the thread; other notices are told to everyone."""
+        table = notice.table
+        if table.thread_id is None:
+            return
+        thread = await self.channel(table.thread_id)
+        if thread is None:
+            return
+        seat = table.seats[notice.seat]
+        name = text.seat_name(seat)
+        where = ""
+        if table.board_message_id is not None:
+            where = (
+                f" https://discord.com/channels/{table.guild_id}/{table.thread_id}/{table.board_message_id}"
+            )
+        mentions = discord.AllowedMentions.none()
+        if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
+            content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
+            mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+        elif notice.kind is NoticeKind.TIMED_OUT:
+            content = f"⌛ Time ran out for **{name}**: the default move was played."
+        elif notice.kind is NoticeKind.REPLACED:
+            content = (
+                f"🤖 **{text.discord_escape(seat.name)}** seems away: a bot plays that seat now. "
+                "Pressing a button on your turn takes it back."
+            )
+        else:
+            content = f"👋 **{text.discord_escape(seat.name)}** is back and plays their seat again."
+        await thread.send(content, allowed_mentions=mentions)
+
+    async def channel(self, channel_id: int) -> Any:
+        """A channel or thread by id, from the cache or the API; None when it is gone."""
+        found = self.client.get_channel(channel_id)
+        if found is not None:
+            return found
+        try:
+            return await self.client.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            return None
+
+    # -- message operations --------------------------------------------------
+
+    async def _post(
+        self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
+    ) -> int:
+        kwargs: dict[str, Any] = {"content": board.content, "allowed_mentions": board.mentions()}
+        file = board.file()
+        if file is not None:
+            kwargs["file"] = file
+        view = board.view()
+        if view is not None:
+            kwargs["view"] = view
+        message = await thread.send(**kwargs)
+        await self._strip(table, thread, interaction)
+        await self.service.set_board_message(table.id, message.id)
+        return int(message.id)
+
+    async def _edit(
+        self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
+    ) -> int:
+        file = board.file()
+        kwargs: dict[str, Any] = {
+            "content": board.content,
+            "view": board.view(),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if file is not None:
+            kwargs["attachments"] = [file]
+        if (
+            interaction is not None
+            and interaction.message is not None
+            and interaction.message.id == table.board_message_id
+        ):
+            await interaction.edit_original_response(**kwargs)
+            return table.board_message_id
+        assert table.board_message_id is not None
+        try:
+            await thread.get_partial_message(table.board_message_id).edit(**kwargs)
+        except discord.NotFound:
+            return await self._post(table, thread, board, None)
+        return table.board_message_id
+
+    async def _finish(
+        self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
+    ) -> int:
+        ui = get_ui(table.game)
+        outcome = table.outcome
+        lines = [text.final_text(ui, table, outcome)] if outcome is not None else []
+        lines.append(board.content)
+        kwargs: dict[str, Any] = {
+            "content": text.clip_content("\n\n".join(lines)),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        file = board.file()
+        if file is not None:
+            kwargs["file"] = file
+        message = await thread.send(**kwargs)
+        await self._strip(table, thread, interaction)
+        await self.service.set_board_message(table.id, message.id)
+        await self._refresh_lobby(table)
+        return int(message.id)
+
+    async def _close_board(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
+        if table.id in self._closed:
+            return
+        thread = await self.channel(table.thread_id) if table.thread_id is not None else None
+        if thread is not None:
+            await thread.send(
+                f"🛑 Table #{table.id} was abandoned; no result is recorded.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self._strip(table, thread, interaction)
+        self._closed.add(table.id)
+        await self._refresh_lobby(table)
+
+    async def _strip(self, table: Table, thread: Any, interaction: discord.Interaction[Any] | None) -> None:
+        """Remove the buttons of the table's previous board message."""
+        old = table.board_message_id
+        if old is None:
+            return
+        try:
+            if interaction is not None and interaction.message is not None and interaction.message.id == old:
+                await interaction.edit_original_response(view=None)
+            else:
+                await thread.get_partial_message(old).edit(view=None)
+        except discord.HTTPException:
+            log.info("table %s: could not strip the buttons of message %s", table.id, old)
+
+    async def _refresh_lobby(self, table: Table) -> None:
+        if table.lobby_message_id is None:
+            return
+        channel = await self.channel(table.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(table.lobby_message_id).edit(
+                content=text.lobby_text(get_ui(table.game), table), view=None
+            )
+        except discord.HTTPException:
+            log.info("table %s: could not update the lobby message", table.id)

@@ -1,0 +1,116 @@
+"""The words of Meeple's messages: lobby, board captions, final scores, notices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cogs.games.base import GameUI
+from engine.core import Outcome
+from tables.models import SeatInfo, Table, TableStatus
+
+MAX_CONTENT = 2000
+"""Discord: a message's content is at most 2000 characters."""
+LOG_LINES = 10
+"""How many recent log lines a board caption shows."""
+
+
+def seat_name(seat: SeatInfo) -> str:
+    """A seat's display name, marking bots (and seats a bot plays for an absent player)."""
+    name = discord_escape(seat.name)
+    if seat.replaced:
+        return f"{name} (bot standing in)"
+    if seat.bot is not None:
+        return f"{name} (bot)"
+    return name
+
+
+def discord_escape(text: str) -> str:
+    """Neutralise markdown and mentions in a user-chosen name."""
+    text = text.replace("@", "@\u200b")
+    for mark in ("\\", "*", "_", "~", "`", "|", ">", "#"):
+        text = text.replace(mark, "\\" + mark)
+    return text
+
+
+def names_of(table: Table) -> list[str]:
+    """Plain display names per seat (for images and labels)."""
+    return [seat.name for seat in table.seats]
+
+
+def lobby_text(ui: GameUI, table: Table) -> str:
+    """The lobby message: game, host, options, seats, and what happens next."""
+    rules = table.rules
+    head = f"{ui.emoji} **{ui.title}** · table #{table.id}"
+    lines = [head, f"-# {ui.option_summary(table.options)}"]
+    lines.append(f"**Seats ({len(table.seats)}/{rules.max_players}):**")
+    for number, seat in enumerate(table.seats, 1):
+        who = f"<@{seat.user_id}>" if seat.user_id is not None and seat.bot is None else seat_name(seat)
+        host = " (host)" if seat.user_id == table.host_id and seat.bot is None else ""
+        lines.append(f"{number}. {who}{host}")
+    if table.status is TableStatus.LOBBY:
+        need = rules.min_players - len(table.seats)
+        hint = f"Needs {need} more player(s)." if need > 0 else "The host can start when everyone is in."
+        lines.append(f"Press **Join** to play. {hint}")
+    elif table.status is TableStatus.CANCELLED:
+        lines.append("This table was cancelled.")
+    elif table.thread_id is not None:
+        state = "is being played" if table.status is TableStatus.PLAYING else "was played"
+        lines.append(f"The game {state} in <#{table.thread_id}>.")
+    return clip_content("\n".join(lines))
+
+
+def board_text(
+    ui: GameUI,
+    table: Table,
+    log: Sequence[str],
+    question: str,
+    ping_ids: Sequence[int],
+) -> str:
+    """The caption of a board message: who is to move (pinged once), recent events, the question."""
+    movers = [table.seats[s] for s in table.to_move]
+    who = ", ".join(
+        f"<@{s.user_id}>" if s.user_id is not None and s.user_id in ping_ids else f"**{seat_name(s)}**"
+        for s in movers
+    )
+    lines = [f"{ui.emoji} **{ui.title}** · table #{table.id}" + (f" · to move: {who}" if who else "")]
+    shown = list(log)[-LOG_LINES:]
+    if len(log) > len(shown):
+        lines.append(f"-# … {len(log) - len(shown)} earlier event(s)")
+    lines.extend(f"-# • {line}" for line in shown)
+    if question:
+        lines.append(question)
+    return clip_content("\n".join(lines))
+
+
+def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
+    """Final scores: rank, name, total and the breakdown per player."""
+    lines = [f"🏁 **{ui.title}** · table #{table.id} · final scores"]
+    order = sorted(range(len(table.seats)), key=lambda s: (outcome.ranks[s], s))
+    for seat in order:
+        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(outcome.ranks[seat], f"{outcome.ranks[seat]}.")
+        parts = []
+        if outcome.breakdown and seat < len(outcome.breakdown):
+            detail = outcome.breakdown[seat]
+            labels = dict(ui.breakdown_labels)
+            keys = [k for k, _ in ui.breakdown_labels if k in detail] + [k for k in detail if k not in labels]
+            parts = [f"{labels.get(k, k.replace('_', ' '))} {detail[k]}" for k in keys]
+        tail = f" ({', '.join(parts)})" if parts else ""
+        lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {outcome.scores[seat]} points{tail}")
+    extra = ui.result_line(outcome)
+    if extra:
+        lines.append(extra)
+    winners = [seat_name(table.seats[s]) for s in outcome.winners]
+    if len(table.seats) > 1 and winners:
+        verb = "wins" if len(winners) == 1 else "share the win"
+        lines.append(f"🎉 {' and '.join(winners)} {verb}!")
+    return clip_content("\n".join(lines))
+
+
+def clip_content(text: str) -> str:
+    """Keep a message within Discord's 2000 characters."""
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def discord_escape_log(line: str) -> str:
+    """Keep an engine log line from pinging anyone (names may contain @)."""
+    return line.replace("@", "@\u200b")

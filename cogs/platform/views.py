@@ -1,0 +1,90 @@
+"""Discord components from layout specs, and the one persistent handler behind all of them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
+
+from cogs.games.base import Tone
+from cogs.platform.ids import PREFIX, Ref, parse
+from cogs.platform.layout import ButtonSpec, Row, SelectSpec
+
+STYLES = {
+    Tone.NORMAL: discord.ButtonStyle.secondary,
+    Tone.MAIN: discord.ButtonStyle.primary,
+    Tone.GOOD: discord.ButtonStyle.success,
+    Tone.RISKY: discord.ButtonStyle.danger,
+}
+
+Handler = Callable[[discord.Interaction[Any], "Ref | None", Sequence[str]], Awaitable[None]]
+"""What a click calls: the interaction, the parsed reference (None if malformed), select values."""
+
+_handler: dict[str, Handler] = {}
+
+
+def set_handler(handler: Handler | None) -> None:
+    """Route every Meeple component click to `handler` (the cog sets it when it loads)."""
+    if handler is None:
+        _handler.pop("handler", None)
+    else:
+        _handler["handler"] = handler
+
+
+class MeepleComponent(
+    discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.compile(re.escape(PREFIX) + r".*", re.S)
+):
+    """Every Meeple button and select, persistent across restarts: the custom_id says it all."""
+
+    def __init__(self, item: discord.ui.Item[Any], *, row: int | None = None) -> None:
+        super().__init__(item, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MeepleComponent:
+        """Wrap the clicked component, whatever its custom_id holds (the callback checks it)."""
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the cog's handler."""
+        custom_id = str(getattr(self.item, "custom_id", "") or "")
+        raw = interaction.data.get("values", []) if interaction.data else []
+        values = [str(v) for v in raw] if isinstance(raw, list) else []
+        handler = _handler.get("handler")
+        if handler is None:
+            await interaction.response.send_message(
+                "Meeple is restarting; try again in a moment.", ephemeral=True
+            )
+            return
+        await handler(interaction, parse(custom_id), values)
+
+
+def button(spec: ButtonSpec) -> discord.ui.Button[Any]:
+    """A discord.py button for a spec."""
+    return discord.ui.Button(
+        label=spec.label, custom_id=spec.custom_id, style=STYLES[spec.tone], emoji=spec.emoji
+    )
+
+
+def select(spec: SelectSpec) -> discord.ui.Select[Any]:
+    """A discord.py select menu for a spec."""
+    return discord.ui.Select(
+        custom_id=spec.custom_id,
+        placeholder=spec.placeholder,
+        options=[discord.SelectOption(label=o.label, value=o.value, emoji=o.emoji) for o in spec.options],
+    )
+
+
+def build_view(rows: Sequence[Row]) -> discord.ui.View:
+    """A persistent view holding the rows, each component wrapped in MeepleComponent."""
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        if isinstance(row, SelectSpec):
+            view.add_item(MeepleComponent(select(row), row=number))
+        else:
+            for spec in row:
+                view.add_item(MeepleComponent(button(spec), row=number))
+    return view

@@ -1,0 +1,223 @@
+"""The games cog: /play, /game show, /game abandon, /rules, and every lobby and turn click."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.games import MODULES, UIS, get_ui
+from cogs.platform import ids, views
+from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, PickRef, Ref, UndoRef
+from cogs.platform.layout import group_rows, groups_of, main_rows
+from cogs.platform.lobby import lobby_click
+from cogs.platform.presenter import Presenter, human_prompts
+from cogs.platform.text import names_of
+from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
+from tables.models import Table, TableStatus
+
+log = logging.getLogger("meeple.cogs")
+
+MALFORMED = "That button is not one I know; use the buttons of the latest board."
+OOPS = "Something went wrong on my side; the game is unchanged. Please try again."
+
+
+class BadButton(TableError):
+    """A custom_id or select value that does not parse or points at nothing."""
+
+    message = MALFORMED
+
+
+def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
+    """Refuse a turn click from anyone but the seat's player, or on an outdated board."""
+    if table.status is not TableStatus.PLAYING:
+        raise GameNotRunning("This game is over." if table.status is TableStatus.FINISHED else None)
+    if table.seat_of(user_id) is None:
+        raise NotSeated("You are not playing at this table, but you are welcome to watch.")
+    if version != table.version:
+        raise StaleVersion()
+    if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != user_id or seat not in table.to_move:
+        raise NotYourTurn()
+
+
+class Games(commands.Cog):
+    """Lobbies, turns and game commands for every game that has a mapping module."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service = bot.tables
+        self.presenter = Presenter(bot, self.service)
+        self.play = app_commands.Group(name="play", description="Open a game table in this channel")
+        for module in MODULES:
+            self.play.add_command(module.play_command)
+
+    async def cog_load(self) -> None:
+        """Register the commands, the persistent component handler and the table listener."""
+        self.bot.tree.add_command(self.play)
+        self.bot.add_dynamic_items(views.MeepleComponent)
+        views.set_handler(self.on_component)
+        self.service.subscribe(self.presenter.listener)
+
+    async def cog_unload(self) -> None:
+        """Undo what cog_load did (the service has no unsubscribe; its listener goes quiet)."""
+        self.bot.tree.remove_command(self.play.name)
+        self.bot.remove_dynamic_items(views.MeepleComponent)
+        views.set_handler(None)
+
+    # -- slash commands ------------------------------------------------------
+
+    game = app_commands.Group(name="game", description="The game played in this thread")
+
+    @game.command(name="show", description="Post the current board of this game again")
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """Repost the board (new message, no ping)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table = await self.table_here(interaction)
+            await self.presenter.repost(table)
+            await interaction.followup.send("Here is the board again.", ephemeral=True)
+        except TableError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+        except Exception:
+            log.exception("/game show failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    @game.command(name="abandon", description="End this game without a result (host or server managers)")
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        """Abandon the game played here."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table = await self.table_here(interaction)
+            manager = bool(interaction.permissions.manage_guild)
+            update = await self.service.abandon(table.id, interaction.user.id, manager)
+            await self.presenter.show(update)
+            await interaction.followup.send(f"Table #{table.id} was abandoned.", ephemeral=True)
+        except TableError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+        except Exception:
+            log.exception("/game abandon failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=[app_commands.Choice(name=ui.title, value=ui.game_id) for ui in UIS.values()])
+    async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
+        """Show a game's rules summary, to the asker only."""
+        ui = get_ui(game.value)
+        embed = discord.Embed(title=f"{ui.emoji} {ui.title}", description=ui.rules_text)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
+        """The game of this thread, or the only game played from this channel."""
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            table = await self.service.table_for_thread(channel.id)
+            if table is not None:
+                return table
+        if channel is None:
+            raise TableError("No game is played here.")
+        tables = await self.service.tables_in_channel(channel.id, (TableStatus.PLAYING,))
+        if not tables:
+            raise TableError("No game is being played here.")
+        if len(tables) > 1:
+            raise TableError(
+                "Several games are played from this channel: use the command in the game's thread."
+            )
+        return tables[0]
+
+    # -- components ----------------------------------------------------------
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], ref: Ref | None, values: Sequence[str]
+    ) -> None:
+        """Every Meeple button and select: acknowledge at once, then act, answering errors privately."""
+        if ref is None:
+            await interaction.response.send_message(MALFORMED, ephemeral=True)
+            return
+        await interaction.response.defer()
+        try:
+            if isinstance(ref, PickRef):
+                picked = ids.parse_value(ref.table, ref.version, values[0]) if len(values) == 1 else None
+                if picked is None:
+                    raise BadButton()
+                ref = picked
+            if isinstance(ref, LobbyRef):
+                await lobby_click(interaction, ref)
+            elif isinstance(ref, ActRef):
+                await self.act(interaction, ref)
+            elif isinstance(ref, GroupRef):
+                await self.open_group(interaction, ref)
+            elif isinstance(ref, MainRef):
+                await self.main_page(interaction, ref)
+            elif isinstance(ref, UndoRef):
+                await self.undo(interaction, ref)
+        except TableError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+        except Exception:
+            log.exception("component %s failed", ref)
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
+        """Play the chosen option."""
+        table = await self.service.get(ref.table)
+        check_turn(table, interaction.user.id, ref.version, ref.seat)
+        prompt = table.prompt_for(ref.seat)
+        if prompt is None or ref.index >= len(prompt.options):
+            raise BadButton()
+        update = await self.service.act(
+            ref.table, interaction.user.id, ref.version, prompt.options[ref.index]
+        )
+        await self.presenter.show(update, interaction)
+
+    async def open_group(self, interaction: discord.Interaction[Any], ref: GroupRef) -> None:
+        """Second step: show the options of one group on the board message."""
+        table = await self.service.get(ref.table)
+        check_turn(table, interaction.user.id, ref.version, ref.seat)
+        prompt = table.prompt_for(ref.seat)
+        if prompt is None:
+            raise NotYourTurn()
+        ui, view = get_ui(table.game), table.view(None)
+        groups = groups_of(ui, view, prompt, names_of(table))
+        if ref.group >= len(groups):
+            raise BadButton()
+        group = groups[ref.group]
+        rows = group_rows(table.id, table.version, group, ref.page)
+        content = self.presenter.caption(table, ui.group_question(view, prompt, group.head))
+        await interaction.edit_original_response(content=content, view=views.build_view(rows))
+
+    async def main_page(self, interaction: discord.Interaction[Any], ref: MainRef) -> None:
+        """Back to the first step (or another page of it)."""
+        table = await self.service.get(ref.table)
+        seat = table.seat_of(interaction.user.id)
+        check_turn(table, interaction.user.id, ref.version, seat if seat is not None else -1)
+        ui, view = get_ui(table.game), table.view(None)
+        rules = table.rules
+        undo_seats = [
+            s for s, info in enumerate(table.seats) if not info.is_bot and rules.can_undo(table.state, s)
+        ]
+        prompts = human_prompts(table)
+        rows = main_rows(table.id, table.version, ui, view, prompts, names_of(table), undo_seats, ref.page)
+        await interaction.edit_original_response(
+            content=self.presenter.caption(table), view=views.build_view(rows)
+        )
+
+    async def undo(self, interaction: discord.Interaction[Any], ref: UndoRef) -> None:
+        """Take back the player's own last move."""
+        table = await self.service.get(ref.table)
+        if table.status is not TableStatus.PLAYING:
+            raise GameNotRunning()
+        if table.seat_of(interaction.user.id) != ref.seat:
+            raise NotSeated("Only that player can undo their own move.")
+        if ref.version != table.version:
+            raise StaleVersion()
+        update = await self.service.undo(ref.table, interaction.user.id, ref.version)
+        await self.presenter.show(update, interaction)
+
+
+async def setup(bot: Any) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(Games(bot))
