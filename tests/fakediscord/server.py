@@ -51,6 +51,8 @@ class Request:
     json: Any = None
     files: dict[str, bytes] = field(default_factory=dict)
     status: int = 0
+    at: float = field(default_factory=time.monotonic)
+    """When it arrived (time.monotonic)."""
 
 
 PARAMS = web.RequestKey("params", dict[str, str])
