@@ -2,28 +2,125 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+
+from tables.models import TableStatus
 from tests.cogs.conftest import Harness
+from tests.cogs.helpers import buttons, pinged
+
+LOBBY_BUTTONS = {"Join", "Leave", "Add bot", "Start", "Cancel"}
 
 
-def buttons(message) -> dict[str, str]:
-    """Button label -> custom_id of a message."""
-    found = {}
-    for row in message.components:
-        for child in row.children:
-            if getattr(child, "label", None):
-                found[child.label] = child.custom_id
-    return found
-
-
-async def open_table(world: Harness):
-    result = await world.alice.slash(world.channel, "play tomatoes")
-    assert result.ephemeral
+async def open_table(world: Harness, **options: Any) -> discord.Message:
+    """/play tomatoes by alice; returns the lobby message."""
+    result = await world.alice.slash(world.channel, "play tomatoes", **options)
+    assert result.ephemeral, "the host's confirmation is private"
     lobby = world.channel.last_message
     assert lobby is not None and "Diced Tomatoes" in lobby.content
     return lobby
 
 
-async def test_play_opens_a_lobby_with_its_buttons(world: Harness) -> None:
+def lobby_now(world: Harness, lobby: discord.Message) -> discord.Message:
+    """The lobby message as it stands now."""
+    return next(m for m in world.channel.history() if m.id == lobby.id)
+
+
+def private_answer(result: Any) -> str:
+    """The one ephemeral answer a click got (a direct reply, or a follow-up after deferring)."""
+    answers = [*result.followups] if result.followups else [result.response]
+    assert len(answers) == 1 and answers[0] is not None, answers
+    assert answers[0].ephemeral
+    return str(answers[0].content)
+
+
+def slash_answer(result: Any) -> str:
+    """What a deferred slash command answered (the follow-up replaces the "thinking" message)."""
+    assert result.ephemeral
+    message = result.followups[0] if result.followups else result.response
+    assert message is not None
+    return str(message.content)
+
+
+async def test_play_opens_a_lobby_with_its_buttons_and_options(world: Harness) -> None:
+    lobby = await open_table(world, golden=False, pick_colours=True)
+    assert set(buttons(lobby)) == LOBBY_BUTTONS
+    assert f"<@{world.alice.id}> (host)" in lobby.content
+    assert "Sunny Golden Hybrid" not in lobby.content and "pick dice colours" in lobby.content
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    assert table.options["golden_hybrid"] is False and table.options["pick_colours"] is True
+    assert table.lobby_message_id == lobby.id
+    assert pinged(world, lobby) == set(), "the lobby pings nobody"
+
+
+async def test_join_and_leave(world: Harness) -> None:
     lobby = await open_table(world)
-    assert set(buttons(lobby)) == {"Join", "Leave", "Add bot", "Start", "Cancel"}
-    assert "alice" in lobby.content or str(world.alice.id) in lobby.content
+    await world.bob.click(lobby, label="Join")
+    assert f"<@{world.bob.id}>" in lobby_now(world, lobby).content
+    again = await world.bob.click(lobby_now(world, lobby), label="Join")
+    assert private_answer(again) == "You are already seated at this table."
+    await world.bob.click(lobby_now(world, lobby), label="Leave")
+    assert f"<@{world.bob.id}>" not in lobby_now(world, lobby).content
+    stranger = await world.carol.click(lobby_now(world, lobby), label="Leave")
+    assert private_answer(stranger) == "You are not seated at this table."
+
+
+async def test_a_full_lobby_refuses_another_player(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    for _ in range(4):
+        await world.alice.click(lobby_now(world, lobby), label="Add bot")
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    assert len(table.seats) == 6
+    full = await world.carol.click(lobby_now(world, lobby), label="Join")
+    assert private_answer(full) == "This table is full."
+    extra_bot = await world.alice.click(lobby_now(world, lobby), label="Add bot")
+    assert private_answer(extra_bot) == "This table is full."
+    assert "Seats (6/6)" in lobby_now(world, lobby).content
+
+
+async def test_only_the_host_adds_bots_starts_or_cancels(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    for label in ("Add bot", "Start", "Cancel"):
+        refused = await world.bob.click(lobby_now(world, lobby), label=label)
+        assert private_answer(refused).startswith("Only the host")
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    assert table.status is TableStatus.LOBBY and len(table.seats) == 2
+    assert world.channel.threads == [], "no game thread for a refused start"
+
+
+async def test_host_cancels_and_the_buttons_go(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.alice.click(lobby, label="Cancel")
+    now = lobby_now(world, lobby)
+    assert "cancelled" in now.content
+    assert buttons(now) == {}
+
+
+async def test_start_opens_a_thread_with_the_first_board(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    await world.idle()
+    thread = world.thread()
+    assert thread.name == "🍅 Diced Tomatoes #1"
+    now = lobby_now(world, lobby)
+    assert buttons(now) == {} and f"<#{thread.id}>" in now.content
+    board = world.board()
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    assert table.thread_id == thread.id and table.board_message_id == board.id
+    mover = table.seats[table.to_move[0]].user_id
+    assert f"<@{mover}>" in board.content
+    assert pinged(world, board) == {mover}, "exactly the player to move is pinged"
+    assert buttons(board), "the player to move has buttons"
+
+
+async def test_play_inside_a_thread_is_refused(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    result = await world.alice.slash(world.thread(), "play tomatoes")
+    assert result.ephemeral
+    assert "not a thread" in slash_answer(result)

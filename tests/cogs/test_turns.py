@@ -1,0 +1,163 @@
+"""Turns through Discord: two-step choices, undo, out-of-turn and outdated clicks, bad ids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.games import get_ui
+from cogs.platform import views
+from cogs.platform.ids import ActRef, GroupRef, UndoRef
+from cogs.platform.layout import ButtonSpec, OptionItem, SelectSpec, main_rows
+from cogs.platform.text import names_of
+from tests.cogs.conftest import Harness
+from tests.cogs.helpers import buttons, fresh, pinged, play_greedily, refs, table_of, user_of
+from tests.cogs.test_lobby import lobby_now, open_table, private_answer
+
+
+async def start_two_humans(world: Harness) -> Any:
+    """alice and bob at a started table; returns it."""
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    await world.idle()
+    return await table_of(world)
+
+
+def mover_and_other(world: Harness, table: Any) -> tuple[Any, Any]:
+    """The member to move and the other seated member."""
+    seat = table.to_move[0]
+    mover = user_of(world, table.seats[seat].user_id)
+    other = world.bob if mover is world.alice else world.alice
+    return mover, other
+
+
+async def inject(world: Harness, table: Any, rows: list[Any], content: str = "old board") -> discord.Message:
+    """Have the bot post components as a stale client might still show them."""
+    thread = world.bot.get_channel(table.thread_id)
+    await thread.send(content, view=views.build_view(rows))
+    await world.env.settle()
+    return world.board()
+
+
+async def test_clicks_out_of_turn_are_refused_privately(world: Harness) -> None:
+    table = await start_two_humans(world)
+    _, other = mover_and_other(world, table)
+    board = world.board()
+    first = next(iter(buttons(board)))
+    refused = await other.click(board, label=first)
+    assert private_answer(refused) == "It is not your turn."
+    watcher = await world.watcher.click(board, label=first)
+    assert "not playing at this table" in private_answer(watcher)
+    after = await table_of(world)
+    assert after.version == table.version
+    assert fresh(world, board).content == board.content
+
+
+async def test_an_outdated_button_is_refused_and_changes_nothing(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+    ui, seat = get_ui(table.game), table.to_move[0]
+    stale_rows = main_rows(table.id, table.version, ui, table.view(None), table.prompts, names_of(table), [])
+    await mover.click(world.board(), label="Roll the dice")
+    await world.idle()
+    moved = await table_of(world)
+    assert moved.version > table.version
+    old = await inject(world, moved, stale_rows)
+    refused = await mover.click(old, custom_id=ActRef(table.id, table.version, seat, 0).custom_id())
+    assert private_answer(refused) == "That board is out of date: use the latest one."
+    assert (await table_of(world)).version == moved.version
+
+
+async def test_malformed_custom_ids_get_a_short_answer(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+    seat = table.to_move[0]
+    bad = [
+        ButtonSpec("mp:act:1:x:0:0", "garbled"),
+        ButtonSpec("mp:launch:1:2", "unknown kind"),
+        ButtonSpec(ActRef(table.id, table.version, seat, 99).custom_id(), "no such option"),
+        ButtonSpec(ActRef(424242, 0, 0, 0).custom_id(), "no such table"),
+        ButtonSpec(GroupRef(table.id, table.version, seat, 77).custom_id(), "no such group"),
+    ]
+    select = SelectSpec("mp:pick:1:0:0", "pick", (OptionItem("bad value", "zz"),))
+    message = await inject(world, table, [tuple(bad), select])
+    answers = [private_answer(await mover.click(message, custom_id=spec.custom_id)) for spec in bad]
+    assert answers[0] == answers[1] == answers[2] == answers[4]
+    assert "not one I know" in answers[0]
+    assert answers[3] == "That game table no longer exists."
+    picked = await mover.select(message, ["zz"], custom_id="mp:pick:1:0:0")
+    assert "not one I know" in private_answer(picked)
+    assert (await table_of(world)).version == table.version
+    assert world.env.errors == []
+
+
+async def test_die_then_target_then_undo(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+    seat = table.to_move[0]
+    board = world.board()
+    await mover.click(board, label="Roll the dice")
+    await world.idle()
+    rolled = await table_of(world)
+    board = world.board()
+    assert board.id == rolled.board_message_id
+    placements = [i for i, a in enumerate(rolled.prompt_for(seat).options) if a.kind == "place"]
+    if not placements:
+        return  # nothing fits this roll: the two-step path is covered by the acceptance game
+    target = rolled.prompt_for(seat).options[placements[0]]
+    groups = [ref for ref, _, _ in refs(board) if isinstance(ref, GroupRef)]
+    die_group = next(g for g in groups if g.group == 0)
+    opened = await mover.click(board, custom_id=die_group.custom_id())
+    assert not opened.followups
+    board = fresh(world, board)
+    assert "go?" in board.content and "Back" in buttons(board)
+    await mover.click(board, label="Back")
+    board = fresh(world, board)
+    assert "Back" not in buttons(board)
+    await mover.click(board, custom_id=die_group.custom_id())
+    board = fresh(world, board)
+    index = next(ref.index for ref, _, _ in refs(board) if isinstance(ref, ActRef))
+    assert rolled.prompt_for(seat).options[index].kind in ("place", target.kind)
+    await mover.click(board, custom_id=ActRef(rolled.id, rolled.version, seat, index).custom_id())
+    await world.idle()
+    placed = await table_of(world)
+    assert placed.version == rolled.version + 1
+    board = fresh(world, board)
+    assert board.id == placed.board_message_id, "a move within the turn edits the same message"
+    assert "Undo" in buttons(board)
+    await mover.click(board, custom_id=UndoRef(placed.id, placed.version, seat).custom_id())
+    await world.idle()
+    undone = await table_of(world)
+    assert undone.version == placed.version + 1
+    assert undone.state.rolled == rolled.state.rolled
+    assert [p.tokens for p in undone.state.players] == [p.tokens for p in rolled.state.players]
+
+
+async def test_a_new_turn_posts_a_new_board_pings_once_and_strips_the_old(world: Harness) -> None:
+    table = await start_two_humans(world)
+    first_board = world.board()
+    first_seat = table.to_move[0]
+    while (await table_of(world)).to_move == (first_seat,):
+        assert await play_greedily(world, moves=1) == 1
+    now = await table_of(world)
+    new_board = world.board()
+    assert new_board.id != first_board.id and new_board.id == now.board_message_id
+    assert fresh(world, first_board).components == [], "the previous turn's buttons are removed"
+    new_mover = now.seats[now.to_move[0]].user_id
+    assert pinged(world, new_board) == {new_mover}
+    assert ping_requests(world) == [[str(m)] for m in (table.seats[first_seat].user_id, new_mover)], (
+        "one per turn"
+    )
+
+
+def ping_requests(world: Harness) -> list[list[str]]:
+    """The users each message the bot sent or edited was allowed to ping, for those that ping anyone."""
+    found = []
+    for request in world.env.http_requests:
+        body = request.json if isinstance(request.json, dict) else {}
+        users = (body.get("allowed_mentions") or {}).get("users") or []
+        if users:
+            found.append([str(u) for u in users])
+    return found
