@@ -158,34 +158,44 @@ class TomatoRules(Rules[TomatoState]):
         return {"random": RandomBot(), "greedy": GreedyBot()}
 
     def clone(self, state: TomatoState) -> TomatoState:
-        """A fast deep copy: dice, slots and options are immutable and shared."""
-        return TomatoState(
-            version=state.version,
-            rng=Rng(state.rng.state),
-            undo_seat=state.undo_seat,
-            undo_depth=state.undo_depth,
-            options=state.options,
-            players=[
-                PlayerState(
-                    tokens=[Token(dice=list(t.dice)) for t in p.tokens],
-                    slots=list(p.slots),
-                    karma=p.karma,
-                    karma_bits=p.karma_bits,
-                    hand=list(p.hand),
-                    turns=p.turns,
-                )
-                for p in state.players
-            ],
-            bushel=dict(state.bushel),
-            rolled=list(state.rolled),
-            active=state.active,
-            first_seat=state.first_seat,
-            phase=state.phase,
-            final_round=state.final_round,
-            first_to_six=state.first_to_six,
-            total_dice=state.total_dice,
-            ended=state.ended,
-        )
+        """A fast deep copy: dice, slots and options are immutable and shared.
+
+        Built with __new__ and plain attribute writes, about twice as fast as the dataclass
+        constructors; a field added to the state must be added here (a test checks them all).
+        """
+        new = object.__new__
+        copy: TomatoState = new(TomatoState)
+        copy.version = state.version
+        copy.rng = Rng(state.rng.state)
+        copy.undo_seat = state.undo_seat
+        copy.undo_depth = state.undo_depth
+        copy.options = state.options
+        players = []
+        for player in state.players:
+            twin: PlayerState = new(PlayerState)
+            tokens = []
+            for token in player.tokens:
+                fresh: Token = new(Token)
+                fresh.dice = token.dice[:]
+                tokens.append(fresh)
+            twin.tokens = tokens
+            twin.slots = player.slots[:]
+            twin.karma = player.karma
+            twin.karma_bits = player.karma_bits
+            twin.hand = player.hand[:]
+            twin.turns = player.turns
+            players.append(twin)
+        copy.players = players
+        copy.bushel = dict(state.bushel)
+        copy.rolled = state.rolled[:]
+        copy.active = state.active
+        copy.first_seat = state.first_seat
+        copy.phase = state.phase
+        copy.final_round = state.final_round
+        copy.first_to_six = state.first_to_six
+        copy.total_dice = state.total_dice
+        copy.ended = state.ended
+        return copy
 
 
 RULES = TomatoRules()

@@ -9,7 +9,7 @@ from engine.core import Event
 from engine.play import run_game
 from engine.tomatoes import RULES
 from engine.tomatoes.events import Ev
-from engine.tomatoes.state import TomatoState
+from engine.tomatoes.state import PlayerState, Token, TomatoState
 from tests.engine.tomatoes.helpers import position
 
 
@@ -75,9 +75,14 @@ def test_fast_clone_equals_a_deep_copy_and_shares_nothing_mutable() -> None:
     state.players[0].hand = list(state.rolled)
     clone = RULES.clone(state)
     assert clone == copy.deepcopy(state)
-    # Every field of the state is copied (a new field must be added to clone too).
-    for field in dataclasses.fields(TomatoState):
-        assert getattr(clone, field.name) == getattr(state, field.name), field.name
+    # Every field of the state, of a player and of a token is copied (clone sets them by hand).
+    for cls, original, copied in (
+        (TomatoState, state, clone),
+        (PlayerState, state.players[1], clone.players[1]),
+        (Token, state.players[1].tokens[0], clone.players[1].tokens[0]),
+    ):
+        for field in dataclasses.fields(cls):
+            assert getattr(copied, field.name) == getattr(original, field.name), field.name
     clone.players[1].tokens[0].dice.append(clone.rolled.pop())
     clone.players[0].hand.clear()
     clone.bushel.clear()
