@@ -482,6 +482,9 @@ class TableService:
         new = replace(new, revision=old.revision + 1, updated_at=self.clock())
         if not new.status.is_open:
             new = replace(new, deadlines=())
+        else:
+            # The order the store reads them back in, so cache and database compare equal.
+            new = replace(new, deadlines=tuple(sorted(new.deadlines, key=lambda d: (d.seat, d.kind.value))))
         try:
             saved = await self.store.save(
                 old, new, append=append, mark_undone=undoes, drop_undo_snapshots=drop_undo

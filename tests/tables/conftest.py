@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import games
-from tables import Notice, Store, TableService, Update
+from tables import Notice, Store, Table, TableService, Update
 
 HOST, BOB, CAROL, DAN, EVE = 101, 102, 103, 104, 105
 GUILD, CHANNEL = 1, 10
@@ -83,3 +83,13 @@ def recorder(service: TableService) -> Recorder:
     rec = Recorder()
     service.subscribe(rec)
     return rec
+
+
+async def started(service: TableService, game: str = "race", *, bob: bool = True, bots: int = 0) -> Table:
+    """A started table: the host, optionally Bob, then `bots` random bots."""
+    table = await service.create(game, GUILD, CHANNEL, HOST, "Host")
+    if bob:
+        await service.join(table.id, BOB, "Bob")
+    for _ in range(bots):
+        await service.add_bot(table.id, HOST, "random")
+    return (await service.start_game(table.id, HOST)).table

@@ -16,26 +16,15 @@ from tables import (
     NotSeated,
     NotYourTurn,
     StaleVersion,
-    Table,
     TableService,
     TableStatus,
     UpdateKind,
 )
-from tests.tables.conftest import BOB, CAROL, CHANNEL, GUILD, HOST, Recorder
+from tests.tables.conftest import BOB, CAROL, CHANNEL, GUILD, HOST, Recorder, started
 
 STRIDE1 = Action.of("stride", n=1)
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
-
-
-async def started(service: TableService, game: str = "race", *, bob: bool = True, bots: int = 0) -> Table:
-    """A started table: the host, optionally Bob, then `bots` random bots."""
-    table = await service.create(game, GUILD, CHANNEL, HOST, "Host")
-    if bob:
-        await service.join(table.id, BOB, "Bob")
-    for _ in range(bots):
-        await service.add_bot(table.id, HOST, "random")
-    return (await service.start_game(table.id, HOST)).table
 
 
 async def test_start_opens_the_first_prompt_and_pings_once(service: TableService, recorder: Recorder) -> None:

@@ -1,0 +1,245 @@
+"""Persistence: restart, migrations, crashes and database failures leave old or new, never half."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.core import Action
+from tables import StoreUnavailable, Table, TableService, TableStatus, Timing, UpdateKind
+from tables.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store
+from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
+
+STRIDE2 = Action.of("stride", n=2)
+ROLL = Action("roll")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def same(a: Table, b: Table) -> None:
+    """Two tables hold the same game (states compared by their canonical JSON)."""
+    assert a.rules.encode(a.state) == b.rules.encode(b.state)
+    assert (a.version, a.revision, a.seats, a.deadlines, a.status, a.seed) == (
+        b.version,
+        b.revision,
+        b.seats,
+        b.deadlines,
+        b.status,
+        b.seed,
+    )
+
+
+async def test_a_new_store_service_on_the_same_file_continues_the_game(
+    db_path: Path, clock: FakeClock
+) -> None:
+    first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    table = await started(first)
+    await first.act(table.id, HOST, 0, STRIDE2)
+    before = await first.get(table.id)
+    await first.close()
+
+    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        after = await second.get(table.id)
+        same(before, after)
+        # The undo snapshot survived the restart too.
+        undone = await second.undo(table.id, HOST, 1)
+        assert undone.table.state.stride == 0
+        await second.act(table.id, HOST, 2, STRIDE2)
+        rolled = await second.act(table.id, HOST, 3, ROLL)
+        assert rolled.ping_user_ids == (BOB,)
+    finally:
+        await second.close()
+
+
+async def test_bots_waiting_at_shutdown_move_after_start_up(db_path: Path, clock: FakeClock) -> None:
+    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+    table = await started(first, bob=False, bots=1)
+    await first.act(table.id, HOST, 0, STRIDE2)
+    await first.act(table.id, HOST, 1, ROLL)
+    await first.close()  # the bot was still waiting out its pause
+
+    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    recorder = Recorder()
+    second.subscribe(recorder)
+    try:
+        assert (await second.get(table.id)).to_move == (1,)
+        await second.start()
+        await second.idle()
+        assert (await second.get(table.id)).to_move == (0,)
+        assert {u.kind for u in recorder.updates} == {UpdateKind.BOT_MOVE}
+    finally:
+        await second.close()
+
+
+async def test_open_creates_a_current_schema_with_wal_and_foreign_keys(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        assert db_path.exists()
+        assert await store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+        async with store.reading() as db:
+            async with db.execute("PRAGMA journal_mode") as cur:
+                assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
+            async with db.execute("PRAGMA foreign_keys") as cur:
+                assert (await cur.fetchone())[0] == 1  # type: ignore[index]
+    finally:
+        await store.close()
+
+
+async def test_an_old_database_is_migrated_and_its_tables_kept(db_path: Path, clock: FakeClock) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as raw:
+        raw.executescript(MIGRATIONS[0])
+        raw.execute("PRAGMA user_version = 1")
+        raw.execute(
+            "INSERT INTO tables (id, game, guild_id, channel_id, host_id, status, options, created_at, "
+            "updated_at) VALUES (7, 'race', 1, 10, ?, 'lobby', '{\"goal\": 10}', 5.0, 5.0)",
+            (HOST,),
+        )
+        raw.execute("INSERT INTO seats (table_id, seat, user_id, name) VALUES (7, 0, ?, 'Host')", (HOST,))
+    raw.close()
+    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        assert await service.store.schema_version() == SCHEMA_VERSION
+        table = await service.get(7)
+        assert table.status is TableStatus.LOBBY and table.options == {"goal": 10}
+        assert table.timing == Timing() and table.revision == 0
+        await service.join(7, BOB, "Bob")
+        update = await service.start_game(7, HOST)
+        assert update.table.state.goal == 10
+        assert {d.kind.value for d in update.table.deadlines} == {"remind", "timeout", "replace"}
+    finally:
+        await service.close()
+
+
+async def test_a_failing_migration_leaves_the_previous_schema(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tables.store as store_module
+
+    broken = (*MIGRATIONS, "CREATE TABLE extra (x INTEGER); THIS IS NOT SQL")
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(broken))
+    with pytest.raises(StoreUnavailable):
+        await Store.open(db_path)
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert raw.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchone() is None
+    raw.close()
+
+
+async def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None:
+    await (await Store.open(db_path)).close()
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    with pytest.raises(SchemaTooNew):
+        await Store.open(db_path)
+
+
+async def test_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreUnavailable):
+        await Store.open(tmp_path)  # a folder, not a file
+
+
+async def test_a_failure_inside_the_transaction_leaves_the_game_unchanged(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await started(service)
+    await service.act(table.id, HOST, 0, STRIDE2)
+    before = await service.get(table.id)
+
+    async def broken(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    # Fails after the snapshot UPDATE and the log INSERT ran: both must be rolled back.
+    original = Store._write_seats
+    monkeypatch.setattr(Store, "_write_seats", broken)
+    with pytest.raises(StoreUnavailable) as refused:
+        await service.act(table.id, HOST, 1, ROLL)
+    assert "try again" in str(refused.value)
+    same(before, await service.get(table.id))
+    assert len(await service.store.actions(table.id)) == 1
+    monkeypatch.setattr(Store, "_write_seats", original)
+    update = await service.act(table.id, HOST, 1, ROLL)
+    assert update.table.version == 2
+    assert len(await service.store.actions(table.id)) == 2
+
+
+async def test_a_locked_database_is_a_store_error_and_changes_nothing(
+    db_path: Path, clock: FakeClock
+) -> None:
+    service = TableService(await Store.open(db_path, busy_timeout_ms=50), clock=clock, bot_delay=0)
+    try:
+        table = await started(service)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreUnavailable):
+            await service.act(table.id, HOST, 0, STRIDE2)
+        other.execute("ROLLBACK")
+        other.close()
+        assert (await service.get(table.id)).version == 0
+        assert (await service.act(table.id, HOST, 0, STRIDE2)).table.version == 1
+    finally:
+        await service.close()
+
+
+CRASH = textwrap.dedent(
+    """
+    import asyncio, os, sys
+    from engine import games
+    from engine.core import Action
+    from tables import Store, TableService
+    from tables.store import Store as S
+
+    games.GAME_MODULES["race"] = "tests.toygame"
+
+    async def main():
+        service = TableService(await Store.open(sys.argv[1]), bot_delay=0)
+        async def die(*args):
+            os._exit(3)  # the process dies between two statements of the transaction
+        S._write_seats = die
+        await service.act(int(sys.argv[2]), int(sys.argv[3]), 1, Action("roll"))
+
+    asyncio.run(main())
+    """
+)
+
+
+async def test_a_process_killed_inside_the_transaction_leaves_the_old_state(
+    db_path: Path, clock: FakeClock
+) -> None:
+    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    table = await started(service)
+    await service.act(table.id, HOST, 0, STRIDE2)
+    before = await service.get(table.id)
+    await service.close()
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH, str(db_path), str(table.id), str(HOST)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 3, done.stderr
+    again = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        same(before, await again.get(table.id))
+        assert len(await again.store.actions(table.id)) == 1
+        assert (await again.act(table.id, HOST, 1, ROLL)).table.version == 2
+    finally:
+        await again.close()
+
+
+def test_tables_imports_no_discord() -> None:
+    code = (
+        "import sys, tables, tables.service, tables.store; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'discord'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
