@@ -12,16 +12,19 @@ import logging
 import pkgutil
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
 from discord.ext import commands
 
 from settings import Settings, SettingsError, load_settings
-from tables import Store, TableService
+from tables import Store, StoreUnavailable, TableService
 
 log = logging.getLogger("meeple")
 
@@ -192,6 +195,8 @@ def point_at_local_api(settings: Settings) -> None:
 def create_bot(settings: Settings, **options: Any) -> MeepleBot:
     """Build the bot for these settings (the store opens when it logs in)."""
     point_at_local_api(settings)
+    # Meeple has no voice features: no warning about voice libraries it never needs.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     return MeepleBot(settings, **options)
 
 
@@ -221,10 +226,27 @@ async def run(settings: Settings) -> int:
         try:
             await runner
         except discord.LoginFailure:
-            log.error("Discord refused the token: check DISCORD_TOKEN in .env")
+            log.error("Discord refused the token: check DISCORD_TOKEN in .env (see .env.example)")
+            return 1
+        except aiohttp.ClientError as exc:
+            log.error("cannot reach Discord at %s: %s", discord.http.Route.BASE, exc)
+            return 1
+        except StoreUnavailable as exc:
+            log.error("cannot open the database %s: %s (check MEEPLE_DB)", settings.db_path, exc)
+            await _let_sqlite_workers_finish()
             return 1
     log.info("stopped")
     return 0
+
+
+async def _let_sqlite_workers_finish(timeout: float = 1.0) -> None:
+    # aiosqlite stops the worker thread of a connection that failed to open without waiting
+    # for it; if the loop closes first, the thread reports "Event loop is closed".
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(
+        t.name.endswith("(_connection_worker_thread)") for t in threading.enumerate()
+    ):
+        await asyncio.sleep(0.01)
 
 
 def main() -> int:

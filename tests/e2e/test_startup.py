@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,3 +70,48 @@ async def test_logs_in_syncs_once_and_stops_cleanly_on_sigterm(
     assert await second.terminate(sig=signal.SIGINT) == 0
     assert "stopped" in second.output()[mark:]
     assert "Traceback" not in second.output()
+
+
+async def test_a_refused_token_exits_1_with_a_short_message(world: World, tmp_path: Path) -> None:
+    env = child_env(DISCORD_TOKEN="not-the-token", MEEPLE_DB=str(world.db_path))
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    try:
+        assert await process.wait_exit() == 1
+    finally:
+        await process.kill()
+    out = process.output()
+    assert "refused the token" in out and "Traceback" not in out
+    assert world.fake.identifies == []
+
+
+async def test_an_unusable_database_path_exits_1_naming_it(world: World, tmp_path: Path) -> None:
+    # A directory where the database file should be: SQLite cannot open it.
+    taken = tmp_path / "taken.sqlite3"
+    taken.mkdir()
+    env = child_env(DISCORD_TOKEN=world.fake.token, MEEPLE_DB=str(taken))
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    try:
+        assert await process.wait_exit() == 1
+    finally:
+        await process.kill()
+    out = process.output()
+    assert "cannot open the database" in out and str(taken) in out and "MEEPLE_DB" in out
+    assert "Traceback" not in out
+
+
+async def test_an_unreachable_discord_exits_1_without_a_traceback(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = child_env(DISCORD_TOKEN="t", MEEPLE_DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10")
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    assert await process.wait_exit() == 1
+    out = process.output()
+    assert "cannot reach Discord" in out and "Traceback" not in out
+    # Nothing about voice: Meeple has none.
+    assert "voice" not in out
