@@ -49,10 +49,13 @@ def fresh(world: Harness, message: discord.Message) -> discord.Message:
 async def press(
     world: Harness, user: Any, message: discord.Message, custom_id: str, value: str | None
 ) -> Any:
-    """Click a button, or choose a value in a select."""
+    """Click a button, or choose a value in a select; a legitimate choice gets no error answer."""
     if value is None:
-        return await user.click(message, custom_id=custom_id)
-    return await user.select(message, [value], custom_id=custom_id)
+        result = await user.click(message, custom_id=custom_id)
+    else:
+        result = await user.select(message, [value], custom_id=custom_id)
+    assert result.acknowledged and not result.followups, [f.content for f in result.followups]
+    return result
 
 
 async def play_option(world: Harness, user: Any, message: discord.Message, seat: int, index: int) -> Any:

@@ -1,0 +1,57 @@
+"""THE acceptance test: one human and two bots play Diced Tomatoes from /play to final scores,
+through Discord only, with the bot process replaced by a new one halfway through."""
+
+from __future__ import annotations
+
+from tables.models import TableStatus
+from tests.cogs.conftest import Harness
+from tests.cogs.helpers import buttons, pinged, play_greedily, table_of
+from tests.cogs.test_lobby import lobby_now, open_table
+
+MOVES_BEFORE_RESTART = 12
+
+
+async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(lobby_now(world, lobby), label="Add bot")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    await world.idle()
+    table = await table_of(world)
+    assert table.status is TableStatus.PLAYING and [s.is_bot for s in table.seats] == [False, True, True]
+
+    assert await play_greedily(world, moves=MOVES_BEFORE_RESTART) == MOVES_BEFORE_RESTART
+    before = await table_of(world)
+    board_before = world.board()
+    assert before.status is TableStatus.PLAYING and before.to_move == (0,)
+    assert buttons(board_before), "alice's board has live buttons"
+
+    await world.restart()
+    after = await table_of(world)
+    assert after.version == before.version and after.state == before.state
+    # The old board's buttons still work after the restart (persistent components).
+    assert world.board().id == board_before.id
+    played = await play_greedily(world, moves=10_000)
+    assert played > 0
+
+    final = await table_of(world)
+    assert final.status is TableStatus.FINISHED
+    outcome = final.outcome
+    assert outcome is not None
+    message = world.board()
+    assert message.id == final.board_message_id
+    assert "final scores" in message.content
+    for word in ("harvests", "karma", "vines"):
+        assert word in message.content
+    for seat in final.seats:
+        assert seat.name in message.content
+    best = max(outcome.scores)
+    assert f"{best} points" in message.content
+    assert pinged(world, message) == set(), "the final scores ping nobody"
+
+    thread_messages = world.thread().history()
+    live = [m for m in thread_messages if m.components]
+    assert live == [], "no buttons are left once the game is over"
+    assert len(thread_messages) >= 3
+    assert "was played in" in lobby_now(world, lobby).content
+    assert world.env.errors == []
