@@ -7,6 +7,9 @@ options), the copy, the rules and the end check. Building prompts for the caller
 choice are timed separately. Games per second are given three ways: replaying recorded games
 through `apply` only (the engine alone), and playing them with random or greedy bots through
 `engine.play.run_game` (prompts + bot choice + apply every step).
+
+All times are CPU time of this process (time.process_time), so other work on the machine
+does not inflate them.
 """
 
 from __future__ import annotations
@@ -40,9 +43,9 @@ def micro(values: list[float]) -> str:
 
 def record_games(players: int, games: int, policy: str) -> tuple[list[Record], float]:
     """Play games with one bot policy for every seat; return the records and the wall time."""
-    start = time.perf_counter()
+    start = time.process_time()
     records = [run_game(RULES, players, seed, policies=[policy] * players).record for seed in range(games)]
-    return records, time.perf_counter() - start
+    return records, time.process_time() - start
 
 
 def time_steps(records: list[Record]) -> tuple[list[float], list[float], list[float], float]:
