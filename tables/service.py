@@ -55,7 +55,6 @@ Listener = Callable[[Update | Notice], Awaitable[None]]
 
 OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
 
-# When several clocks of one seat are due together, only the strongest fires this round.
 _PRIORITY = {DeadlineKind.REPLACE: 0, DeadlineKind.TIMEOUT: 1, DeadlineKind.REMIND: 2}
 
 
@@ -138,14 +137,11 @@ class TableService:
     async def run_due(self, now: float | None = None) -> int:
         """Fire every clock due at `now` (default: the service clock); return how many fired."""
         now = self.clock() if now is None else now
-        chosen: dict[tuple[int, int], Deadline] = {}
-        for table_id, deadline in await self.store.due(now):
-            key = (table_id, deadline.seat)
-            best = chosen.get(key)
-            if best is None or _PRIORITY[deadline.kind] < _PRIORITY[best.kind]:
-                chosen[key] = deadline
+        due = await self.store.due(now)
+        # Per seat the strongest clock goes first; the weaker ones then find the seat moved on.
+        due.sort(key=lambda item: (item[0], item[1].seat, _PRIORITY[item[1].kind]))
         fired = 0
-        for (table_id, _), deadline in chosen.items():
+        for table_id, deadline in due:
             try:
                 if await self._fire(table_id, deadline, now):
                     fired += 1
@@ -477,9 +473,11 @@ class TableService:
         append: tuple[NewAction, ...] = (),
         undoes: int | None = None,
         drop_undo: bool = False,
+        now: float | None = None,
     ) -> Table:
         """Write `new` over `old` (guarded); the cache follows only a successful commit."""
-        new = replace(new, revision=old.revision + 1, updated_at=self.clock())
+        now = self.clock() if now is None else now
+        new = replace(new, revision=old.revision + 1, updated_at=now)
         if not new.status.is_open:
             new = replace(new, deadlines=())
         else:
@@ -517,9 +515,10 @@ class TableService:
         *,
         source: str,
         undoes: int | None = None,
+        now: float | None = None,
     ) -> Update:
         """Save a new game state with its log entry, seats and clocks; return the Update."""
-        now = self.clock()
+        now = self.clock() if now is None else now
         rules = old.rules
         state = transition.state
         outcome = rules.outcome(state)
@@ -559,7 +558,7 @@ class TableService:
                 drop_undo = state.undo_depth <= 1
                 before = rules.encode(old.state) if state.undo_depth > 0 else None
             append = (NewAction(old.version, seat, action, transition.events, source, now, before),)
-        saved = await self._save(old, new, append=append, undoes=undoes, drop_undo=drop_undo)
+        saved = await self._save(old, new, append=append, undoes=undoes, drop_undo=drop_undo, now=now)
         return Update(
             kind=kind,
             table=saved,
@@ -576,20 +575,21 @@ class TableService:
         self._publish(update)
         self._kick_bots(update.table)
 
-    async def _abandon(self, table: Table) -> Update:
-        new = await self._save(table, replace(table, status=TableStatus.ABANDONED), drop_undo=True)
+    async def _abandon(self, table: Table, now: float | None = None) -> Update:
+        new = await self._save(table, replace(table, status=TableStatus.ABANDONED), drop_undo=True, now=now)
         update = Update(UpdateKind.ABANDON, new)
         self._publish(update)
         return update
 
-    async def _replace_seat(self, table: Table, seat: int) -> Table:
+    async def _replace_seat(self, table: Table, seat: int, now: float | None = None) -> Table:
         """Hand a human's seat to a bot; with no active human left the game is abandoned."""
+        now = self.clock() if now is None else now
         info = table.seats[seat]
         new = _set_seat(table, seat, replace(info, bot=self.replacement_bot, replaced=True, idle_since=None))
         if not any(s.user_id is not None and not s.is_bot for s in new.seats):
-            return (await self._abandon(table)).table
-        new = replace(new, deadlines=_plan(table, new, self.clock(), set()))
-        saved = await self._save(table, new)
+            return (await self._abandon(table, now)).table
+        new = replace(new, deadlines=_plan(table, new, now, set()))
+        saved = await self._save(table, new, now=now)
         self._publish(Notice(NoticeKind.REPLACED, saved, seat, info.user_id))
         self._kick_bots(saved)
         return saved
@@ -608,16 +608,23 @@ class TableService:
             seat = current.seat
             info = table.seats[seat]
             if current.kind is DeadlineKind.REPLACE:
-                await self._replace_seat(table, seat)
+                await self._replace_seat(table, seat, now)
                 return True
             if current.kind is DeadlineKind.TIMEOUT:
                 prompt = table.prompt_for(seat)
                 if prompt is None or prompt.default is None or info.is_bot:
-                    await self._save(table, _without(table, current))
+                    await self._save(table, _without(table, current), now=now)
                     return False
                 transition = table.rules.apply(table.state, seat, prompt.default)
                 update = await self._commit(
-                    table, table, seat, transition, UpdateKind.TIMEOUT_MOVE, prompt.default, source="timeout"
+                    table,
+                    table,
+                    seat,
+                    transition,
+                    UpdateKind.TIMEOUT_MOVE,
+                    prompt.default,
+                    source="timeout",
+                    now=now,
                 )
                 self._publish(Notice(NoticeKind.TIMED_OUT, update.table, seat, info.user_id))
                 self._after(update)
@@ -629,7 +636,7 @@ class TableService:
                     seat, DeadlineKind.REMIND, max(current.due_at, now) + every, current.count + 1
                 )
                 kept = replace(kept, deadlines=(*kept.deadlines, later))
-            saved = await self._save(table, kept)
+            saved = await self._save(table, kept, now=now)
             self._publish(Notice(NoticeKind.REMINDER, saved, seat, info.user_id, current.count + 1))
             return True
 
