@@ -122,8 +122,8 @@ _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
 
 
 def _nat(text: str) -> int | None:
-    # Only plain non-negative decimals: int() would also take "+1", " 1" or "1_0".
-    if not text.isascii() or not text.isdigit() or len(text) > 18:
+    # Only canonical non-negative decimals: int() would also take "+1", " 1", "01" or "1_0".
+    if not text.isascii() or not text.isdigit() or len(text) > 18 or (text[0] == "0" and text != "0"):
         return None
     return int(text)
 

@@ -1,0 +1,76 @@
+"""/game show, /game abandon, /rules, and reminders in the game thread."""
+
+from __future__ import annotations
+
+import time
+
+import discord
+
+from tables.models import TableStatus
+from tests.cogs.conftest import Harness
+from tests.cogs.helpers import buttons, fresh, pinged, table_of
+from tests.cogs.test_lobby import slash_answer
+from tests.cogs.test_turns import start_two_humans
+
+
+async def test_game_show_reposts_the_board_without_a_ping(world: Harness) -> None:
+    table = await start_two_humans(world)
+    old = world.board()
+    result = await world.watcher.slash(world.thread(), "game show")
+    assert slash_answer(result) == "Here is the board again."
+    new = world.board()
+    assert new.id != old.id and new.id == (await table_of(world)).board_message_id
+    assert buttons(new) == buttons(old) and buttons(new)
+    assert fresh(world, old).components == []
+    assert pinged(world, new) == set()
+    assert (await table_of(world)).version == table.version
+
+
+async def test_game_show_outside_a_game(world: Harness) -> None:
+    result = await world.alice.slash(world.channel, "game show")
+    assert slash_answer(result) == "No game is being played here."
+
+
+async def test_abandon_is_for_the_host_or_a_server_manager(world: Harness) -> None:
+    await start_two_humans(world)
+    refused = await world.bob.slash(world.thread(), "game abandon")
+    assert "host" in slash_answer(refused)
+    assert (await table_of(world)).status is TableStatus.PLAYING
+    managers = world.guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+    manager = world.guild.add_member(world.env.create_user("manager"), roles=[managers])
+    done = await manager.slash(world.thread(), "game abandon")
+    assert slash_answer(done) == "Table #1 was abandoned."
+    table = await table_of(world)
+    assert table.status is TableStatus.ABANDONED
+    assert "abandoned" in world.board().content
+    assert [m for m in world.thread().history() if m.components] == []
+
+
+async def test_host_abandons_from_the_channel(world: Harness) -> None:
+    await start_two_humans(world)
+    done = await world.alice.slash(world.channel, "game abandon")
+    assert slash_answer(done) == "Table #1 was abandoned."
+    assert (await table_of(world)).status is TableStatus.ABANDONED
+
+
+async def test_rules_summary(world: Harness) -> None:
+    result = await world.watcher.slash(world.channel, "rules", game="tomatoes")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title == "🍅 Diced Tomatoes"
+    description = embed.description or ""
+    for fact in ("seed", "set", "run", "harvest", "Karma", "final round", "1 per 3 red dice"):
+        assert fact.lower() in description.lower()
+    assert len(description) <= 4096
+
+
+async def test_a_reminder_pings_the_player_in_the_thread(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover = table.seats[table.to_move[0]].user_id
+    fired = await world.bot.tables.run_due(time.time() + 13 * 3600)
+    assert fired >= 1
+    await world.idle()
+    reminder = world.board()
+    assert reminder.id != table.board_message_id
+    assert f"<@{mover}>" in reminder.content and "your turn" in reminder.content
+    assert pinged(world, reminder) == {mover}

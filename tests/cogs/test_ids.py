@@ -1,0 +1,61 @@
+"""custom_ids: every reference survives the round trip; anything else parses to None, never raises."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cogs.platform import ids
+
+nat = st.integers(min_value=0, max_value=10**15)
+refs = st.one_of(
+    st.builds(ids.LobbyRef, nat, st.sampled_from(list(ids.LobbyOp))),
+    st.builds(ids.ActRef, nat, nat, st.integers(0, 5), st.integers(0, 999)),
+    st.builds(ids.GroupRef, nat, nat, st.integers(0, 5), st.integers(0, 99), st.integers(0, 99)),
+    st.builds(ids.MainRef, nat, nat, st.integers(0, 99)),
+    st.builds(ids.UndoRef, nat, nat, st.integers(0, 5)),
+    st.builds(ids.PickRef, nat, nat, st.integers(0, 3)),
+)
+
+
+@given(refs)
+def test_round_trip(ref: ids.Ref) -> None:
+    custom_id = ref.custom_id()
+    assert len(custom_id) <= ids.MAX_CUSTOM_ID
+    assert ids.parse(custom_id) == ref
+    if isinstance(ref, ids.ActRef | ids.GroupRef):
+        assert (
+            ids.parse_value(ref.table, ref.version, ref.value())
+            == ids.ActRef(ref.table, ref.version, ref.seat, ref.index)
+            if isinstance(ref, ids.ActRef)
+            else ids.GroupRef(ref.table, ref.version, ref.seat, ref.group)
+        )
+
+
+@given(st.text(max_size=120))
+def test_anything_else_is_none_or_a_valid_reference(text: str) -> None:
+    for candidate in (text, ids.PREFIX + text):
+        parsed = ids.parse(candidate)
+        assert parsed is None or parsed.custom_id() == candidate
+    assert ids.parse_value(1, 1, text) is None or ids.parse_value(1, 1, text).value() == text  # type: ignore[union-attr]
+
+
+def test_malformed_examples() -> None:
+    for bad in (
+        "",
+        "mp:",
+        "mp:act:1:2:3",
+        "mp:act:1:2:3:4:5",
+        "mp:act:-1:2:3:4",
+        "mp:act:+1:2:3:4",
+        "mp:act:1 :2:3:4",
+        "mp:lobby:1:dance",
+        "mp:lobby:x:join",
+        "other:act:1:2:3:4",
+        "mp:act:١:2:3:4",
+        "mp:act:01:2:3:4",
+        "mp:grp:1:2:3:4:" + "9" * 99,
+    ):
+        assert ids.parse(bad) is None, bad
+    for bad in ("", "a", "a1", "a1.", "x1.2", "a1.2.3", "g-1.2"):
+        assert ids.parse_value(1, 1, bad) is None, bad
