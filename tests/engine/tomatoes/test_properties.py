@@ -22,7 +22,8 @@ VARIANTS = [
     {"golden_hybrid": g, "dicey_rules": d, "karma_overload": k}
     for g, d, k in itertools.product((True, False), repeat=3)
 ]
-GAMES_PER_CASE = 24
+GAMES_PER_CASE = 40
+"""Random games per (player count, variant) case: 48 cases, 1920 games."""
 
 
 def check_invariants(state: TomatoState) -> None:
