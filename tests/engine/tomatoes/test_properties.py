@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import Action, IllegalAction
+from engine.core import Action, IllegalAction, Prompt
 from engine.rng import Rng
 from engine.tomatoes import RULES
 from engine.tomatoes.placement import is_set_or_run
-from engine.tomatoes.rules import place_action
+from engine.tomatoes.rules import END_TURN, place_action
 from engine.tomatoes.state import Colour, GameEnd, Phase, TomatoState
 from engine.tomatoes.vines import OVERRIPE_ABOVE
 from tests.conformance import random_playout
@@ -53,6 +53,32 @@ def check_invariants(state: TomatoState) -> None:
         assert len(state.players[state.first_to_six].slots) == 6 and state.final_round
 
 
+def brute_force_placements(state: TomatoState) -> set[tuple[int, int, int]]:
+    """Legal placements straight from the rules text, independently of the engine's search."""
+    legal = set()
+    for index, die in enumerate(state.rolled):
+        for owner, player in enumerate(state.players):
+            if len(player.slots) == 6:
+                continue
+            for number, token in enumerate(player.tokens):
+                values = [d.value for d in token.dice]
+                if not values:
+                    ok = die.colour is Colour.RED
+                else:
+                    ok = len(values) < 4 and is_set_or_run([*values, die.value])
+                if ok:
+                    legal.add((index, owner, number))
+    return legal
+
+
+def check_placement_options(state: TomatoState, prompt: Prompt) -> None:
+    """The place options are exactly the legal placements; end_turn only when there are none."""
+    offered = {(a["die"], a["owner"], a["token"]) for a in prompt.options if a.kind == "place"}
+    expected = brute_force_placements(state)
+    assert offered == expected
+    assert (END_TURN in prompt.options) == (not expected)
+
+
 def play_checked(players: int, seed: int, options: dict[str, object]) -> TomatoState:
     """Play a random game to its end, checking invariants and refusals at every step."""
     state = RULES.setup(players, options, seed)  # type: ignore[arg-type]
@@ -65,6 +91,8 @@ def play_checked(players: int, seed: int, options: dict[str, object]) -> TomatoS
             return state
         (prompt,) = prompts
         assert prompt.seat == state.active and prompt.options
+        if step % 10 == 3 and state.phase is Phase.PLACE:
+            check_placement_options(state, prompt)
         if step % 5 == 0:
             probe = place_action(rng.below(len(state.rolled) + 1), rng.below(players), rng.below(3))
             if probe not in prompt.options:
