@@ -105,8 +105,8 @@ def usable_modifiers(state: TroyesState, seat: int, target: str) -> list[str]:
     ]
 
 
-def plausible(state: TroyesState, seat: int, target: str) -> bool:
-    """Cheap test that an action on `target` can start: a citizen if needed and one fitting die."""
+def can_target(state: TroyesState, seat: int, target: str) -> bool:
+    """Whether an action on `target` can be completed now: a citizen if one is needed, and a group."""
     kind, index = groups.target_kind(target)
     if kind == "card":
         slot = state.cards[index]
@@ -117,11 +117,11 @@ def plausible(state: TroyesState, seat: int, target: str) -> bool:
     if kind == "building" and not sources(state, seat, target):
         return False
     if target == "event":
-        return any(_any_die(state, seat, f"event:{i}") for i in range(len(state.queue)))
-    return _any_die(state, seat, target)
+        return any(_some_group_works(state, seat, f"event:{i}") for i in range(len(state.queue)))
+    return _some_group_works(state, seat, target)
 
 
-def _any_die(state: TroyesState, seat: int, target: str) -> bool:
+def _some_group_works(state: TroyesState, seat: int, target: str) -> bool:
     """Whether some group of fitting dice (under some usable cube) works on the target."""
     for effect in ["", *(activities()[c].effect for c in usable_modifiers(state, seat, target))]:
         fitting = [d for d in state.dice if groups.die_fits(state, seat, target, effect, [], d)]
@@ -145,7 +145,7 @@ def _turn_menu(state: TroyesState, seat: int) -> Prompt:
         options.append(Action("citizen"))
     targets = [f"card:{i}" for i in range(len(state.cards))]
     targets += ["event", "cathedral", "building:0", "building:1", "building:2", "agriculture"]
-    options += [Action.of("target", t=t) for t in targets if plausible(state, seat, t)]
+    options += [Action.of("target", t=t) for t in targets if can_target(state, seat, t)]
     return Prompt(seat, "turn", tuple(options), default=PASS, context=(("round", state.round),))
 
 
@@ -167,7 +167,7 @@ def _event_target_prompt(state: TroyesState, step: Step) -> Prompt:
     options = [
         Action.of("event", index=i)
         for i in range(len(state.queue))
-        if plausible(state, step.seat, f"event:{i}")
+        if can_target(state, step.seat, f"event:{i}")
     ]
     return Prompt(step.seat, "fight_which", (*options, BACK), default=BACK)
 
