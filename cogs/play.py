@@ -19,6 +19,7 @@ from cogs.platform.presenter import Presenter, human_prompts
 from cogs.platform.text import names_of
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus
+from tables.service import TableService
 
 log = logging.getLogger("meeple.cogs")
 
@@ -49,7 +50,7 @@ class Games(commands.Cog):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.service = bot.tables
+        self.service: TableService = bot.tables
         self.presenter = Presenter(bot, self.service)
         self.play = app_commands.Group(name="play", description="Open a game table in this channel")
         for module in MODULES:
@@ -100,6 +101,23 @@ class Games(commands.Cog):
             await interaction.followup.send(str(exc), ephemeral=True)
         except Exception:
             log.exception("/game abandon failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    @game.command(name="leave", description="Leave this game: a bot plays your seat from now on")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand one's seat to a bot."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table = await self.table_here(interaction)
+            table = await self.service.leave(table.id, interaction.user.id)
+            await self.presenter.flush(table.id)
+            await interaction.followup.send(
+                f"You left table #{table.id}; a bot plays your seat.", ephemeral=True
+            )
+        except TableError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+        except Exception:
+            log.exception("/game leave failed")
             await interaction.followup.send(OOPS, ephemeral=True)
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -21,7 +21,7 @@ log = logging.getLogger("meeple.cogs.lobby")
 
 THREAD_NAME_LIMIT = 100
 """Discord: a thread name is at most 100 characters."""
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """Keep game threads open a week between moves (async play over days)."""
 
 
@@ -67,7 +67,7 @@ async def open_lobby(interaction: discord.Interaction[Any], game_id: str, option
             ephemeral=True,
         )
         return
-    service = interaction.client.tables  # type: ignore[attr-defined]
+    service = interaction.client.tables
     try:
         table = await service.create(
             game_id,
@@ -96,7 +96,7 @@ async def open_lobby(interaction: discord.Interaction[Any], game_id: str, option
 async def lobby_click(interaction: discord.Interaction[Any], ref: LobbyRef) -> None:
     """Carry out a lobby button (the interaction is already deferred)."""
     client = interaction.client
-    service = client.tables  # type: ignore[attr-defined]
+    service = client.tables
     user = interaction.user
     manager = bool(interaction.permissions.manage_guild) if interaction.permissions else False
     op = ref.op
@@ -119,7 +119,7 @@ async def lobby_click(interaction: discord.Interaction[Any], ref: LobbyRef) -> N
 async def start_game(interaction: discord.Interaction[Any], table_id: int) -> None:
     """Start the game, open its thread from the lobby message, and post the first board."""
     client = interaction.client
-    service = client.tables  # type: ignore[attr-defined]
+    service = client.tables
     update = await service.start_game(table_id, interaction.user.id)
     table = update.table
     message = interaction.message
@@ -143,5 +143,5 @@ async def start_game(interaction: discord.Interaction[Any], table_id: int) -> No
     await interaction.edit_original_response(
         **lobby_message(table), allowed_mentions=discord.AllowedMentions.none()
     )
-    presenter = client.get_cog("Games").presenter  # type: ignore[union-attr]
+    presenter = client.get_cog("Games").presenter
     await presenter.show(update)

@@ -23,7 +23,7 @@ from tables.service import TableService
 
 log = logging.getLogger("meeple.cogs.board")
 
-PRESENTED_BY_HANDLERS = frozenset({UpdateKind.START, UpdateKind.MOVE, UpdateKind.UNDO, UpdateKind.ABANDON})
+PRESENTED_BY_HANDLERS = frozenset({UpdateKind.START, UpdateKind.MOVE, UpdateKind.UNDO})
 """Updates the interaction handlers show themselves (through the interaction response)."""
 
 
@@ -90,7 +90,7 @@ class Board:
 def render_board(table: Table) -> bytes | None:
     """The spectator's image of the table (None when the game has no renderer). Blocking."""
     try:
-        from renderers import render_png
+        from renderers import render_png  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return None
     try:
@@ -257,8 +257,8 @@ class Presenter:
             content = f"⌛ Time ran out for **{name}**: the default move was played."
         elif notice.kind is NoticeKind.REPLACED:
             content = (
-                f"🤖 **{text.discord_escape(seat.name)}** seems away: a bot plays that seat now. "
-                "Pressing a button on your turn takes it back."
+                f"🤖 A bot now plays for **{text.discord_escape(seat.name)}**; pressing a button on that"
+                " seat's turn takes it back."
             )
         else:
             content = f"👋 **{text.discord_escape(seat.name)}** is back and plays their seat again."

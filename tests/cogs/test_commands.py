@@ -74,3 +74,19 @@ async def test_a_reminder_pings_the_player_in_the_thread(world: Harness) -> None
     assert reminder.id != table.board_message_id
     assert f"<@{mover}>" in reminder.content and "your turn" in reminder.content
     assert pinged(world, reminder) == {mover}
+
+
+async def test_leaving_hands_the_seat_to_a_bot_who_plays_on(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover = table.to_move[0]
+    leaver = world.alice if table.seats[mover].user_id == world.alice.id else world.bob
+    result = await leaver.slash(world.thread(), "game leave")
+    assert "a bot plays your seat" in slash_answer(result)
+    await world.idle()
+    now = await table_of(world)
+    seat = now.seat_of(leaver.id)
+    assert seat is not None and now.seats[seat].replaced and now.seats[seat].is_bot
+    assert now.version > table.version, "the bot played the seat's turn"
+    assert any("A bot now plays for" in m.content for m in world.thread().history())
+    stranger = await world.watcher.slash(world.thread(), "game leave")
+    assert slash_answer(stranger) == "You are not seated at this table."
