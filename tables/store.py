@@ -295,8 +295,10 @@ class Store:
                 if not await self._update_table(db, old, new):
                     raise _Stale
                 await self._write_log(db, new, append, mark_undone, drop_undo_snapshots)
-                await self._write_seats(db, new.id, new.seats)
-                await self._write_deadlines(db, new.id, new.deadlines)
+                if new.seats != old.seats:
+                    await self._write_seats(db, new.id, new.seats)
+                if new.deadlines != old.deadlines:
+                    await self._write_deadlines(db, new.id, new.deadlines)
         except _Stale:
             return False
         return True
@@ -349,19 +351,13 @@ class Store:
     async def _append_actions(
         self, db: aiosqlite.Connection, table_id: int, entries: Iterable[NewAction]
     ) -> None:
-        async with db.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?", (table_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        seq = int(row[0]) if row else 0
         for entry in entries:
-            seq += 1
             await db.execute(
                 "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source, "
-                "before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "before) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ? "
+                "FROM actions WHERE table_id = ?",
                 (
                     table_id,
-                    seq,
                     entry.version,
                     entry.seat,
                     json.dumps(entry.action.to_json(), sort_keys=True),
@@ -369,6 +365,7 @@ class Store:
                     entry.created_at,
                     entry.source,
                     entry.before,
+                    table_id,
                 ),
             )
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.core import replay
 from tables import (
+    GameNotRunning,
     NothingToUndo,
     NotYourTurn,
     StaleVersion,
@@ -18,6 +19,7 @@ from tables import (
     Table,
     TableService,
     TableStatus,
+    Update,
 )
 from tables.models import HOUR
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock
@@ -79,7 +81,11 @@ async def scenario(data: st.DataObject, game: str, folder: Path) -> None:
                         service.act(table.id, user, table.version, action),
                         return_exceptions=True,
                     )
-                    assert sum(isinstance(r, StaleVersion) for r in results) == 1, results
+                    winners = [r for r in results if isinstance(r, Update)]
+                    assert len(winners) == 1, results
+                    # The second click is refused as stale, or as too late once the first ended the game.
+                    late = StaleVersion if winners[0].outcome is None else GameNotRunning
+                    assert sum(isinstance(r, late) for r in results) == 1, results
             elif step in ("act", "stale", "double"):
                 try:
                     await service.act(
