@@ -18,13 +18,14 @@ from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter, human_prompts
 from cogs.platform.text import names_of
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
-from tables.models import Table, TableStatus
+from tables.models import Table, TableStatus, Update
 from tables.service import TableService
 
 log = logging.getLogger("meeple.cogs")
 
 MALFORMED = "That button is not one I know; use the buttons of the latest board."
 OOPS = "Something went wrong on my side; the game is unchanged. Please try again."
+PLAYED_NOT_SHOWN = "Your move was played, but I could not update the board: use /game show to see it."
 
 
 class BadButton(TableError):
@@ -189,7 +190,7 @@ class Games(commands.Cog):
         update = await self.service.act(
             ref.table, interaction.user.id, ref.version, prompt.options[ref.index]
         )
-        await self.presenter.show(update, interaction)
+        await self.show_played(update, interaction)
 
     async def open_group(self, interaction: discord.Interaction[Any], ref: GroupRef) -> None:
         """Second step: show the options of one group on the board message."""
@@ -233,7 +234,15 @@ class Games(commands.Cog):
         if ref.version != table.version:
             raise StaleVersion()
         update = await self.service.undo(ref.table, interaction.user.id, ref.version)
-        await self.presenter.show(update, interaction)
+        await self.show_played(update, interaction)
+
+    async def show_played(self, update: Update, interaction: discord.Interaction[Any]) -> None:
+        """Show an accepted move; if Discord fails us now, say the move stands (it is saved)."""
+        try:
+            await self.presenter.show(update, interaction)
+        except Exception:
+            log.exception("table %s: the move was saved but the board could not be updated", update.table.id)
+            await interaction.followup.send(PLAYED_NOT_SHOWN, ephemeral=True)
 
 
 async def setup(bot: Any) -> None:

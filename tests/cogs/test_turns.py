@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 
 from cogs.games import get_ui
 from cogs.platform import views
@@ -161,3 +162,32 @@ def ping_requests(world: Harness) -> list[list[str]]:
         if users:
             found.append([str(u) for u in users])
     return found
+
+
+async def test_a_discord_failure_after_a_move_says_the_move_stands(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+    world.env.inject_error("*", "/webhooks/*/*/messages/*", status=500, times=None)
+    world.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=None)
+    world.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
+    result = await mover.click(world.board(), label="Roll the dice")
+    assert "Your move was played" in private_answer(result)
+    assert (await table_of(world)).version == table.version + 1
+    world.env.errors.clear()
+
+
+async def test_an_unexpected_error_is_logged_and_answered_politely(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(world.bot.tables, "act", broken)
+    result = await mover.click(world.board(), label="Roll the dice")
+    assert (
+        private_answer(result) == "Something went wrong on my side; the game is unchanged. Please try again."
+    )
+    assert (await table_of(world)).version == table.version
