@@ -109,13 +109,9 @@ class Evaluator:
             value += self.weight[colour]
         elif n < _SET:
             value += self.weight[colour] * (self.w.progress[n] - self.w.progress[n - 1])
-        p = self.potential[cell]
-        if p == LINE - 1:
-            if not any(self.potential[c] == LINE - 1 for c in buttons):
-                value += self.w.win
-        else:
-            value += self.w.line[p]
-        return value
+        if self.potential[cell] == LINE - 1 and not any(self.potential[c] == LINE - 1 for c in buttons):
+            value += self.w.win
+        return value + self.line_value(cell)
 
     def free_cells(self, buttons: list[Cell]) -> list[Cell]:
         """Cells where a button may go with these buttons on the board."""
@@ -148,6 +144,11 @@ class Evaluator:
         miss = _MISS[self.dice]
         return sum(miss[m] for m in rows[1:]) / SIZE
 
+    def line_value(self, cell: Cell) -> float:
+        """What a button's place is worth for a future line (a finished line counts in `banked`)."""
+        p = self.potential[cell]
+        return 0.0 if p == LINE - 1 else self.w.line[p]
+
     def worth(self, buttons: list[Cell]) -> float:
         """The round's value with these buttons: the better of stopping and rolling once more."""
         return max(self.banked(buttons), self.roll_value(buttons))
@@ -171,7 +172,7 @@ class GreedyBot:
             return STOP if evaluator.banked(board.buttons) >= evaluator.roll_value(board.buttons) else ROLL
         # "place" and "gold": the cell that leaves the round worth the most.
         scored = [
-            (evaluator.worth([*board.buttons, cell_of(a)]), cell_of(a), a)
+            (evaluator.worth([*board.buttons, cell_of(a)]) + evaluator.line_value(cell_of(a)), cell_of(a), a)
             for a in prompt.options
             if a != DECLINE
         ]
