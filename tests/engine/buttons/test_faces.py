@@ -49,3 +49,15 @@ def test_every_player_gets_a_different_face_at_random(seats: int) -> None:
         assert len(set(faces)) == seats
         seen.add(faces)
     assert len(seen) > 30
+
+
+@pytest.mark.parametrize("face", range(8))
+def test_colours_are_spread_over_the_face(face: int) -> None:
+    # The design choices faces.py states: every colour in 4+ rows and 4+ columns, few twins.
+    grid = FACES[face]
+    for colour in Colour:
+        assert sum(colour in row for row in grid) >= 4
+        assert sum(any(grid[r][c] is colour for r in range(SIZE)) for c in range(SIZE)) >= 4
+    twins = sum(grid[r][c] is grid[r][c + 1] for r in range(SIZE) for c in range(SIZE - 1))
+    twins += sum(grid[r][c] is grid[r + 1][c] for r in range(SIZE - 1) for c in range(SIZE))
+    assert twins <= 4
