@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +21,15 @@ from tables import Store, TableService
 def make_bot(db: Path) -> botmod.MeepleBot:
     """A real MeepleBot on `db` (command sync stamps live beside it)."""
     return botmod.create_bot(Settings(token="simcord", db_path=db, bot_delay=0.0))
+
+
+def _release_cursors() -> None:
+    """Collect the unreferenced cursors of Store.open's PRAGMAs, which return rows.
+
+    Under simcord they linger in reference cycles, and SQLite refuses a COMMIT while a
+    statement is still in progress ("cannot commit transaction - SQL statements in progress").
+    """
+    gc.collect()
 
 
 class Harness:
@@ -52,6 +62,7 @@ class Harness:
         await self.env.settle()
         await old.tables.close()
         await self.env.restart_bot(make_bot(self.db))
+        _release_cursors()
         await self.env.settle()
 
     def thread(self) -> Any:
@@ -101,6 +112,7 @@ async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     env = simcord.Env(make_bot(db), settle_timeout=30.0)
     monkeypatch.setattr(TableService, "_deliver", _declared_deliver(env))
     await env.start()
+    _release_cursors()
     harness = Harness(env, db)
     try:
         yield harness

@@ -17,6 +17,7 @@ async def open_table(world: Harness, **options: Any) -> discord.Message:
     """/play tomatoes by alice; returns the lobby message."""
     result = await world.alice.slash(world.channel, "play tomatoes", **options)
     assert result.ephemeral, "the host's confirmation is private"
+    assert "is open" in slash_answer(result)
     lobby = world.channel.last_message
     assert lobby is not None and "Diced Tomatoes" in lobby.content
     return lobby
