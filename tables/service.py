@@ -30,6 +30,7 @@ from tables.errors import (
     NotYourTurn,
     StaleVersion,
     StoreUnavailable,
+    TableError,
     UnknownBot,
     UnknownGame,
 )
@@ -147,6 +148,8 @@ class TableService:
                     fired += 1
             except StoreUnavailable:
                 log.warning("table %d: clock %s not fired, the store failed", table_id, deadline.kind)
+            except TableError as exc:
+                log.error("table %d: clock %s not fired: %s", table_id, deadline.kind, exc)
         return fired
 
     # -- lobby ---------------------------------------------------------------

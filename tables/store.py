@@ -424,7 +424,14 @@ class Store:
         async with self.reading() as db:
             async with db.execute(query, params) as cur:
                 rows = await cur.fetchall()
-            return [await self._build(db, row) for row in rows]
+            tables = []
+            for row in rows:
+                try:
+                    tables.append(await self._build(db, row))
+                except TableError as exc:
+                    # One unreadable table must not hide the others (or stop the start-up).
+                    log.error("table %s skipped: %s", row[0], exc)
+            return tables
 
     async def due(self, now: float) -> list[tuple[int, Deadline]]:
         """Every armed clock due at `now`, earliest first, as (table id, deadline)."""
@@ -513,8 +520,10 @@ class Store:
         if row[11] is not None:
             try:
                 state = get_rules(game).decode(row[11])
-            except EngineUnknownGame as exc:
-                raise TableError(f"The game {game!r} is not installed.") from exc
+            except (EngineUnknownGame, ModuleNotFoundError) as exc:
+                raise TableError(f"The game {game!r} is not installed here.") from exc
+            except (KeyError, TypeError, ValueError) as exc:
+                raise TableError("This game's saved position cannot be read.") from exc
         return Table(
             id=table_id,
             game=game,

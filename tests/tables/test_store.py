@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from engine import games
 from engine.core import Action
-from tables import StoreUnavailable, Table, TableService, TableStatus, Timing, UpdateKind
+from tables import StoreUnavailable, Table, TableError, TableService, TableStatus, Timing, UpdateKind
+from tables.models import DAY
 from tables.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store
 from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
 
@@ -243,3 +245,27 @@ def test_tables_imports_no_discord() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+    race = await started(first, bob=False, bots=1)
+    vote = await started(first, "vote")
+    await first.act(race.id, HOST, 0, STRIDE2)
+    await first.act(race.id, HOST, 1, ROLL)
+    await first.close()
+
+    monkeypatch.delitem(games.GAME_MODULES, "vote")
+    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        await second.start()
+        await second.idle()
+        assert (await second.get(race.id)).to_move == (0,)
+        with pytest.raises(TableError, match="not installed"):
+            await second.get(vote.id)
+        assert [t.id for t in await second.tables_of_user(HOST)] == [race.id]
+        await second.run_due(clock.now + 1 * DAY)
+    finally:
+        await second.close()
