@@ -79,6 +79,9 @@ class TableService:
         self.replacement_bot = replacement_bot
         self.bot_retries = bot_retries
         self._cache: dict[int, Table] = {}
+        # The encoded snapshot of each cached state, by table: (version, JSON). Saves encoding
+        # a state twice: once as the new snapshot, again as the next move's undo snapshot.
+        self._snapshots: dict[int, tuple[int, str]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -486,21 +489,35 @@ class TableService:
         else:
             # The order the store reads them back in, so cache and database compare equal.
             new = replace(new, deadlines=tuple(sorted(new.deadlines, key=lambda d: (d.seat, d.kind.value))))
+        snapshot = None if new.state is None else self._encoded(new)
         try:
             saved = await self.store.save(
-                old, new, append=append, mark_undone=undoes, drop_undo_snapshots=drop_undo
+                old, new, append=append, mark_undone=undoes, drop_undo_snapshots=drop_undo, snapshot=snapshot
             )
         except StoreUnavailable:
-            self._cache.pop(old.id, None)
+            self._forget(old.id)
             raise
         if not saved:
-            self._cache.pop(old.id, None)
+            self._forget(old.id)
             raise StaleVersion()
         if new.status.is_open:
             self._cache[new.id] = new
+            if snapshot is not None:
+                self._snapshots[new.id] = (new.version, snapshot)
         else:
-            self._cache.pop(new.id, None)
+            self._forget(new.id)
         return new
+
+    def _encoded(self, table: Table) -> str:
+        """The JSON snapshot of a table's state, encoded once per version."""
+        known = self._snapshots.get(table.id)
+        if known is not None and known[0] == table.version:
+            return known[1]
+        return table.rules.encode(table.state)
+
+    def _forget(self, table_id: int) -> None:
+        self._cache.pop(table_id, None)
+        self._snapshots.pop(table_id, None)
 
     async def _set_fields(self, table_id: int, **fields: Any) -> Table:
         async with self._lock(table_id):
@@ -559,7 +576,7 @@ class TableService:
             if kind is not UpdateKind.UNDO:
                 # Keep the state each still-undoable move was played on; no more (see Rules.undo).
                 drop_undo = state.undo_depth <= 1
-                before = rules.encode(old.state) if state.undo_depth > 0 else None
+                before = self._encoded(old) if state.undo_depth > 0 else None
             append = (NewAction(old.version, seat, action, transition.events, source, now, before),)
         saved = await self._save(old, new, append=append, undoes=undoes, drop_undo=drop_undo, now=now)
         return Update(

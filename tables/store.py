@@ -284,15 +284,17 @@ class Store:
         append: Sequence[NewAction] = (),
         mark_undone: int | None = None,
         drop_undo_snapshots: bool = False,
+        snapshot: str | None = None,
     ) -> bool:
         """Write `new` over `old` in one transaction, with its log entries; False if `old` is stale.
 
         The write is guarded by `WHERE id = ? AND version = ? AND revision = ?`: if another
         writer got there first nothing is written. `new.revision` must be `old.revision + 1`.
+        `snapshot` is `new.state` already encoded, if the caller has it.
         """
         try:
             async with self.transaction() as db:
-                if not await self._update_table(db, old, new):
+                if not await self._update_table(db, old, new, snapshot):
                     raise _Stale
                 await self._write_log(db, new, append, mark_undone, drop_undo_snapshots)
                 if new.seats != old.seats:
@@ -323,7 +325,11 @@ class Store:
         if append:
             await self._append_actions(db, new.id, append)
 
-    async def _update_table(self, db: aiosqlite.Connection, old: Table, new: Table) -> bool:
+    async def _update_table(
+        self, db: aiosqlite.Connection, old: Table, new: Table, snapshot: str | None = None
+    ) -> bool:
+        if snapshot is None and new.state is not None:
+            snapshot = new.rules.encode(new.state)
         cursor = await db.execute(
             "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
             "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
@@ -336,7 +342,7 @@ class Store:
                 new.status.value,
                 json.dumps(dict(new.options), sort_keys=True),
                 new.seed,
-                None if new.state is None else new.rules.encode(new.state),
+                snapshot,
                 new.version,
                 new.updated_at,
                 json.dumps(new.timing.to_json()),
