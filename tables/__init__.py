@@ -32,13 +32,29 @@ Clocks: run_due(now=None) fires due reminders, timeouts and seat replacements (t
 Rulings taken here:
 - The host leaving a lobby hands it to the next seated human; with no human left the
   lobby is cancelled. Leaving a game in progress hands the seat to a bot (Notice REPLACED);
-  the player may reclaim it, and acting with a button reclaims it too.
+  the player may reclaim it, and acting with a button reclaims it too. When no active
+  human is left (the last one left, or was replaced for absence) the game is abandoned
+  rather than played out by bots alone.
+- Seats keep the order players joined in; who starts is the game's business (its rules
+  and seeded generator).
 - A button built for an older version is accepted only if that seat's prompt has not
   changed since (SeatInfo.prompt_version), so in simultaneous phases another seat's move
-  does not make your buttons stale, while a double click of your own is refused.
+  does not make your buttons stale, while a double click of your own is refused as
+  StaleVersion (or GameNotRunning when the first click ended the game). Undo needs the
+  exact current version.
+- Clocks (Timing, per table, host-settable): a reminder 12 h after a seat must decide,
+  then daily; after 24 h the prompt's default is taken if it has one (a prompt without a
+  default just waits); a seat that has owed decisions for 3 days without acting itself
+  goes to a bot. Moves taken by the timeout do not reset that absence clock; the
+  player's own move (or reclaiming) does. While several clocks of a seat are due, the
+  strongest goes first (replace, timeout, reminder) and a reminder overtaken by a move is
+  dropped; after a long downtime one reminder is sent, not one per missed day.
 - Listeners receive every change of a game in play (the caller's own move included), in
   order, from one delivery task; post boards from the listener, answer the interaction
   from the return value. Lobby changes are only returned.
+- The database is the truth: every change is one transaction guarded by the row's version
+  and revision; the in-memory cache is updated only after a commit. Undo snapshots are
+  kept only for moves that may still be taken back.
 """
 
 from tables.errors import (
