@@ -97,8 +97,8 @@ class TableService:
         """Resume: schedule bots of games waiting on one, and start the clock loop."""
         for table in await self.store.find(statuses=(TableStatus.PLAYING,)):
             async with self._lock(table.id):
-                self._cache[table.id] = table
-                self._kick_bots(table)
+                # A move committed since the read above is already cached and newer.
+                self._kick_bots(self._cache.setdefault(table.id, table))
         if self._clock_task is None:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="tables-clock")
 
