@@ -19,7 +19,7 @@ def seat_name(seat: SeatInfo) -> str:
     name = discord_escape(seat.name)
     if seat.replaced:
         return f"{name} (bot standing in)"
-    if seat.bot is not None:
+    if seat.bot is not None and "bot" not in seat.name.lower():
         return f"{name} (bot)"
     return name
 
@@ -56,6 +56,12 @@ def lobby_text(ui: GameUI, table: Table) -> str:
     elif table.thread_id is not None:
         state = "is being played" if table.status is TableStatus.PLAYING else "was played"
         lines.append(f"The game {state} in <#{table.thread_id}>.")
+        outcome = table.outcome if table.status is TableStatus.FINISHED else None
+        if outcome is not None and len(table.seats) > 1:
+            winners = " and ".join(seat_name(table.seats[s]) for s in outcome.winners)
+            lines.append(f"🏆 {winners} won with {max(outcome.scores)} points.")
+        elif table.status is TableStatus.ABANDONED:
+            lines.append("It was abandoned.")
     return clip_content("\n".join(lines))
 
 
