@@ -55,3 +55,16 @@ async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(wor
     assert len(thread_messages) >= 3
     assert "was played in" in lobby_now(world, lobby).content and "won with" in lobby_now(world, lobby).content
     assert world.env.errors == []
+
+
+async def test_a_solo_game_gets_a_board_per_turn_and_a_result(world: Harness) -> None:
+    lobby = await open_table(world, golden=False)
+    await world.alice.click(lobby, label="Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    final = await table_of(world)
+    assert final.status is TableStatus.FINISHED and final.outcome is not None
+    message = world.board()
+    assert final.outcome.summary and final.outcome.summary in message.content
+    turns = final.state.players[0].turns
+    boards = [m for m in world.thread().history() if m.author.id == world.bot.user.id]
+    assert len(boards) >= turns, "each solo turn opens a new board message"
