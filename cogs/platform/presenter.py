@@ -97,6 +97,10 @@ def render_board(table: Table) -> bytes | None:
         png: bytes = render_png(table.game, table.view(None), None, text.names_of(table))
     except (KeyError, LookupError, NotImplementedError):
         return None
+    except Exception:
+        # A drawing bug must not stop the game: the caption and buttons still go out.
+        log.exception("table %s: could not draw the board", table.id)
+        return None
     return png
 
 
