@@ -144,8 +144,10 @@ async def test_a_database_from_a_newer_version_is_refused(db_path: Path) -> None
 
 
 async def test_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
     with pytest.raises(StoreUnavailable):
-        await Store.open(tmp_path)  # a folder, not a file
+        await Store.open(blocker / "meeple.db")
 
 
 async def test_a_failure_inside_the_transaction_leaves_the_game_unchanged(
