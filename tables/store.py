@@ -172,6 +172,8 @@ class Store:
         try:
             if text != ":memory:":
                 Path(text).parent.mkdir(parents=True, exist_ok=True)
+                if Path(text).is_dir():
+                    raise IsADirectoryError(text)
             db = await aiosqlite.connect(text, isolation_level=None)
         except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailable() from exc

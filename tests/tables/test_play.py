@@ -12,12 +12,14 @@ from tables import (
     IllegalMove,
     NotAllowed,
     NothingToUndo,
+    Notice,
     NoticeKind,
     NotSeated,
     NotYourTurn,
     StaleVersion,
     TableService,
     TableStatus,
+    Update,
     UpdateKind,
 )
 from tests.tables.conftest import BOB, CAROL, CHANNEL, GUILD, HOST, Recorder, started
@@ -256,3 +258,21 @@ async def test_abandon_needs_the_host_or_a_manager(service: TableService, record
     with pytest.raises(GameNotRunning):
         await service.abandon(table.id, HOST)
     assert (await service.get(table.id)).status is TableStatus.ABANDONED
+
+
+async def test_a_failing_listener_does_not_stop_the_others(service: TableService) -> None:
+    calls: list[UpdateKind] = []
+
+    async def broken(item: Update | Notice) -> None:
+        assert isinstance(item, Update)
+        calls.append(item.kind)
+        raise RuntimeError("listener bug")
+
+    service.subscribe(broken)
+    recorder = Recorder()
+    service.subscribe(recorder)
+    table = await started(service)
+    await service.act(table.id, HOST, 0, STRIDE1)
+    await service.idle()
+    assert calls == [UpdateKind.START, UpdateKind.MOVE]
+    assert [u.kind for u in recorder.updates] == [UpdateKind.START, UpdateKind.MOVE]

@@ -148,6 +148,8 @@ async def test_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
     blocker.write_text("")
     with pytest.raises(StoreUnavailable):
         await Store.open(blocker / "meeple.db")
+    with pytest.raises(StoreUnavailable):
+        await Store.open(tmp_path)
 
 
 async def test_a_failure_inside_the_transaction_leaves_the_game_unchanged(
