@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.games import MODULES, UIS, get_ui
+from cogs.games import MODULES, get_ui
+from cogs.games.base import GameUI
 from cogs.platform import ids, views
 from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, PickRef, Ref, UndoRef
 from cogs.platform.layout import group_rows, groups_of, main_rows
@@ -46,6 +47,18 @@ def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
         raise NotYourTurn()
 
 
+def rules_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
+    """`/rules <game>`: the game's rules summary, shown to the asker only."""
+
+    async def show_rules(interaction: discord.Interaction[Any]) -> None:
+        embed = discord.Embed(title=f"{ui.emoji} {ui.title}", description=ui.rules_text)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    return app_commands.Command(
+        name=ui.game_id, description=f"How to play {ui.title}, in short", callback=show_rules
+    )
+
+
 class Games(commands.Cog):
     """Lobbies, turns and game commands for every game that has a mapping module."""
 
@@ -54,12 +67,15 @@ class Games(commands.Cog):
         self.service: TableService = bot.tables
         self.presenter = Presenter(bot, self.service)
         self.play = app_commands.Group(name="play", description="Open a game table in this channel")
+        self.rules = app_commands.Group(name="rules", description="A short summary of a game's rules")
         for module in MODULES:
             self.play.add_command(module.play_command)
+            self.rules.add_command(rules_command(module.UI))
 
     async def cog_load(self) -> None:
         """Register the commands, the persistent component handler and the table listener."""
         self.bot.tree.add_command(self.play)
+        self.bot.tree.add_command(self.rules)
         self.bot.add_dynamic_items(views.MeepleComponent)
         views.set_handler(self.on_component)
         self.service.subscribe(self.presenter.listener)
@@ -67,6 +83,7 @@ class Games(commands.Cog):
     async def cog_unload(self) -> None:
         """Undo what cog_load did (the service has no unsubscribe; its listener goes quiet)."""
         self.bot.tree.remove_command(self.play.name)
+        self.bot.tree.remove_command(self.rules.name)
         self.bot.remove_dynamic_items(views.MeepleComponent)
         views.set_handler(None)
 
@@ -120,15 +137,6 @@ class Games(commands.Cog):
         except Exception:
             log.exception("/game leave failed")
             await interaction.followup.send(OOPS, ephemeral=True)
-
-    @app_commands.command(name="rules", description="A short summary of a game's rules")
-    @app_commands.describe(game="Which game")
-    @app_commands.choices(game=[app_commands.Choice(name=ui.title, value=ui.game_id) for ui in UIS.values()])
-    async def rules(self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
-        """Show a game's rules summary, to the asker only."""
-        ui = get_ui(game.value)
-        embed = discord.Embed(title=f"{ui.emoji} {ui.title}", description=ui.rules_text)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
+import types
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,8 +16,12 @@ import pytest
 import simcord
 
 import bot as botmod
+import tables.service
 from settings import Settings
 from tables import Store, TableService
+
+GAME_SEED = 20261121
+"""The seed of the first game a test starts (the next games count up from it)."""
 
 
 def make_bot(db: Path) -> botmod.MeepleBot:
@@ -104,6 +110,9 @@ def _declared_deliver(env: simcord.Env) -> Any:
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """A running simulated Discord with the Meeple bot logged in; bots move without delay."""
     monkeypatch.setattr(TableService, "_clock_loop", _no_clock_loop)
+    # Reproducible games: the service draws each game's seed from `secrets`.
+    seeds = itertools.count(GAME_SEED)
+    monkeypatch.setattr(tables.service, "secrets", types.SimpleNamespace(randbits=lambda bits: next(seeds)))
     # Migrate before simcord attaches: under simcord the cursors of Store.open's PRAGMAs
     # (which return rows) stay alive a moment, and SQLite then refuses the migration's COMMIT.
     db = tmp_path / "meeple.sqlite3"

@@ -53,7 +53,9 @@ async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(wor
     live = [m for m in thread_messages if m.components]
     assert live == [], "no buttons are left once the game is over"
     assert len(thread_messages) >= 3
-    assert "was played in" in lobby_now(world, lobby).content and "won with" in lobby_now(world, lobby).content
+    assert (
+        "was played in" in lobby_now(world, lobby).content and "won with" in lobby_now(world, lobby).content
+    )
     assert world.env.errors == []
 
 

@@ -54,7 +54,7 @@ async def test_host_abandons_from_the_channel(world: Harness) -> None:
 
 
 async def test_rules_summary(world: Harness) -> None:
-    result = await world.watcher.slash(world.channel, "rules", game="tomatoes")
+    result = await world.watcher.slash(world.channel, "rules tomatoes")
     assert result.ephemeral
     embed = result.response.embeds[0]
     assert embed.title == "🍅 Diced Tomatoes"
