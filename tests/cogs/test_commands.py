@@ -90,3 +90,16 @@ async def test_leaving_hands_the_seat_to_a_bot_who_plays_on(world: Harness) -> N
     assert any("A bot now plays for" in m.content for m in world.thread().history())
     stranger = await world.watcher.slash(world.thread(), "game leave")
     assert slash_answer(stranger) == "You are not seated at this table."
+
+
+async def test_a_turn_clock_running_out_plays_the_default_and_says_so(world: Harness) -> None:
+    table = await start_two_humans(world)
+    seat = table.to_move[0]
+    assert table.prompt_for(seat).default is not None, "rolling has a natural default"
+    await world.bot.tables.run_due(time.time() + 25 * 3600)
+    await world.idle()
+    now = await table_of(world)
+    assert now.version > table.version
+    texts = [m.content for m in world.thread().history()]
+    assert any("Time ran out for" in t for t in texts)
+    assert any("rolls" in t for t in texts), "the default roll is shown on the board"
