@@ -1,6 +1,16 @@
 """Discord cogs: slash commands, lobby and turn components, board posting.
 
-Every top-level module here is a discord.py extension (it has `async def setup(bot)`).
-The sub-packages hold what they share: `cogs.platform` (the generic turn UI) and
-`cogs.games` (one small mapping module per game).
+Every top-level module here is a discord.py extension (it has `async def setup(bot)`);
+bot.py loads them all. The sub-packages hold what they share and are not extensions:
+
+- `cogs.play`: the Games cog. `/play <game>`, `/game show|abandon|leave`, `/rules <game>`,
+  and the one handler behind every Meeple button and select.
+- `cogs.platform`: the generic turn UI. `ids` (custom_ids: table, state version, choice),
+  `layout` (a prompt's options as rows of buttons or selects within Discord's limits,
+  first step "choose a die", second step "where it goes"), `views` (discord.ui items; one
+  persistent DynamicItem, `MeepleComponent`, matches every custom_id starting "mp:"),
+  `presenter` (turns table updates into board messages in the game's thread), `lobby`, `text`.
+- `cogs.games`: one mapping module per game. A module defines `UI`, a `GameUI` (labels,
+  grouping, emoji, the question asked, the rules summary) and `play_command`, its
+  `/play <game>` subcommand. Adding a game to Discord means adding such a module.
 """
