@@ -100,10 +100,16 @@ class MeepleBot(commands.Bot):
         if previous == stamp:
             log.info("application commands unchanged: not syncing")
             return False
-        synced = await self.tree.sync(guild=guild)
+        where = f"in guild {self.settings.dev_guild}" if guild else "globally"
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            # The bot still serves the commands Discord already knows; the next start retries.
+            hint = " (is the bot in that server, invited with the applications.commands scope?)"
+            log.error("could not sync the commands %s: %s%s", where, exc, hint if guild else "")
+            return False
         stamp_path.parent.mkdir(parents=True, exist_ok=True)
         stamp_path.write_text(json.dumps(stamp, indent=1), encoding="utf-8")
-        where = f"guild {self.settings.dev_guild}" if guild else "globally"
         log.info("synced %d application command(s) %s", len(synced), where)
         return True
 

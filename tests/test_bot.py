@@ -96,3 +96,18 @@ async def test_syncs_on_first_start_and_only_when_the_commands_change(
     finally:
         await stop_bot(bot, task)
     assert bot.is_closed()
+
+
+async def test_a_refused_sync_is_logged_and_retried_at_the_next_start(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "meeple.sqlite3"
+    fake.fail("PUT", r"/commands$", status=403, code=50001)
+    bot, task = await start_bot(fake, db)
+    try:
+        assert "could not sync the commands globally" in caplog.text
+        assert not botmod.command_stamp_path(db).exists()
+        assert await bot.sync_commands() is True
+        assert botmod.command_stamp_path(db).exists()
+    finally:
+        await stop_bot(bot, task)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import copy
 import json
+import re
 import secrets
 import time
 import zlib
@@ -55,6 +56,17 @@ class Request:
     """When it arrived (time.monotonic)."""
 
 
+@dataclass(slots=True)
+class _Fault:
+    """A failure a test asked for."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    times: int
+
+
 PARAMS = web.RequestKey("params", dict[str, str])
 RECORD = web.RequestKey("record", Request)
 
@@ -79,6 +91,7 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
         self.crashes: list[str] = []
+        self._faults: list[_Fault] = []
         self.identifies: list[dict[str, Any]] = []
         self.base_url = ""
         self._sockets: list[_GatewayConnection] = []
@@ -524,7 +537,15 @@ class FakeDiscord:
         await self._notify()
         return response
 
+    def fail(self, method: str, path: str, status: int = 403, code: int = 50013, times: int = 1) -> None:
+        """Make the next `times` calls of `method` on paths matching the regex `path` fail like Discord."""
+        self._faults.append(_Fault(method, re.compile(path), status, code, times))
+
     async def _handle(self, request: web.Request, record: Request, parts: list[str]) -> web.StreamResponse:
+        for fault in self._faults:
+            if fault.times > 0 and fault.method == request.method and fault.path.search(record.path):
+                fault.times -= 1
+                return _error(fault.status, fault.code, f"{fault.status}: injected by the test")
         for method, pattern, handler in self._routes:
             if method != request.method or len(pattern) != len(parts):
                 continue
