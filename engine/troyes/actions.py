@@ -121,16 +121,31 @@ def can_target(state: TroyesState, seat: int, target: str) -> bool:
     return _some_group_works(state, seat, target)
 
 
+def _search_pool(seat: int, effect: str, fitting: list[Die]) -> list[Die]:
+    """The few dice among which a working group exists whenever any does.
+
+    Larger groups only help by their total, and a group's price depends only on how many of its
+    dice are bought, so the best group with k bought dice takes the k highest bought dice and
+    the highest own ones (with the Tithe, at most one die of each other district).
+    """
+    by_value = sorted(fitting, key=lambda d: (-d.value, d.id))
+    own = [d for d in by_value if d.owner == seat][: groups.MAX_GROUP]
+    bought = [d for d in by_value if d.owner != seat]
+    if effect == "tithe":
+        bought = list({d.owner: d for d in reversed(bought)}.values())
+        bought.sort(key=lambda d: (-d.value, d.id))
+    return own + bought[: groups.MAX_GROUP]
+
+
 def _some_group_works(state: TroyesState, seat: int, target: str) -> bool:
     """Whether some group of fitting dice (under some usable cube) works on the target."""
     for effect in ["", *(activities()[c].effect for c in usable_modifiers(state, seat, target))]:
         fitting = [d for d in state.dice if groups.die_fits(state, seat, target, effect, [], d)]
         if any(groups.yield_of(state, target, effect, [d]) >= 1 for d in fitting):
             return True
-        # Larger groups only help by their total: try the highest dice (a bounded search).
-        fitting.sort(key=lambda d: (-d.value, d.id))
+        pool = _search_pool(seat, effect, fitting)
         for size in range(2, groups.max_dice(target, effect) + 1):
-            for combo in combinations(fitting[:6], size):
+            for combo in combinations(pool, size):
                 fits = all(
                     groups.die_fits(state, seat, target, effect, combo[:i], combo[i]) for i in range(size)
                 )

@@ -7,7 +7,7 @@ import pytest
 from engine.core import Action, BadOptions
 from engine.troyes import RULES, groups
 from engine.troyes.board import can_enter, enter
-from engine.troyes.data import board, characters
+from engine.troyes.data import activities, board, characters
 from engine.troyes.flow import end_round
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Phase
 from engine.troyes.scoring import breakdown, character_vp
@@ -237,3 +237,17 @@ def test_bought_dice_cannot_be_rerolled() -> None:
     (own,) = add_dice(state, 0, R, 3)
     state = play(state, 0, Action("reroll"))
     assert [o for o in options(state) if o.kind == "die"] == [die(own)]
+
+
+def test_a_target_is_offered_when_only_own_low_dice_make_a_working_group() -> None:
+    # §4.1: own dice are free; many higher dice of another player must not hide a group of own
+    # dice. Pilgrimage (any colours): own 3 + 3 = 6 gives one activation with its divisor.
+    state = table(2, ("W3a",))
+    state.cards[0].spaces[0] = 0
+    divisor = activities()["W3a"].divisor
+    low = add_dice(state, 0, R, divisor // 2) + add_dice(state, 0, W, divisor - divisor // 2)
+    add_dice(state, 1, Y, *([divisor - 1] * 6))
+    state.players[0].deniers = 3  # one bought die (2) is affordable, two (8) are not
+    assert target("card:0") in options(state)
+    state = play(state, 0, target("card:0"), *(die(i) for i in low), Action("done"))
+    assert state.players[0].vp == 2
