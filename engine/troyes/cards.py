@@ -104,10 +104,11 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
         if best >= 1:
             out += [gain_vp(state, s, 2, name) for s in range(state.seats) if counts[s] == best]
     elif effect == "joust":
-        # Ruling: like Procession, every player tied for the highest red total (> 0) gains.
+        # §7.2: only if the activating player's red total is the highest (or tied for it) do
+        # the tied-highest players gain; ruling: a total of 0 is no red dice, and wins nothing.
         totals = [red_total(state, s) for s in range(state.seats)]
         best = max(totals)
-        if best >= 1:
+        if best >= 1 and totals[seat] == best:
             out += [gain_vp(state, s, 2, name) for s in range(state.seats) if totals[s] == best]
     elif effect == "glassblower" and cathedral_cubes(state, seat) >= 2:
         out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2, name))

@@ -351,3 +351,21 @@ def test_every_card_has_its_data() -> None:
             assert sum(1 for c in cards.values() if c.colour is colour and c.level == level) == 3
     with pytest.raises(IllegalAction):
         RULES.apply(ready("Y1b"), 1, Action("pass"))
+
+
+def test_joust_gives_nothing_when_the_activating_player_is_not_highest() -> None:
+    # §7.2 Joust: "gain 2 VP if the total of red dice in your district is higher ...; all
+    # tied-highest players gain" -- the reward hangs on the activating player's own total.
+    state = ready("R3b")
+    add_dice(state, 0, R, 2)
+    add_dice(state, 1, R, 6)
+    state = run(state, "R3b", 1)
+    assert (state.players[0].vp, state.players[1].vp) == (0, 0)
+
+
+def test_joust_tied_highest_players_all_gain() -> None:
+    state = ready("R3b")
+    add_dice(state, 0, R, 5)
+    add_dice(state, 1, R, 5)
+    state = run(state, "R3b", 1)
+    assert (state.players[0].vp, state.players[1].vp) == (2, 2)
