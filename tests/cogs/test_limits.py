@@ -52,20 +52,21 @@ def check_message(rows: list[Any]) -> None:
                     assert ids.parse_value(ref.table, ref.version, option["value"]) is not None
 
 
-def check_prompt(view: Any, prompts: tuple[Prompt, ...], version: int, names: list[str]) -> int:
+def check_prompt(
+    view: Any, prompts: tuple[Prompt, ...], version: int, names: list[str], game: str = "tomatoes"
+) -> int:
     """Check the first step (every page) and the second step of every group (every page)."""
-    ui = get_ui("tomatoes")
+    ui = get_ui(game)
     undo = [prompts[0].seat]
-    reached: set[int] = set()
     entries = main_entries(BIG_TABLE, version, ui, view, prompts, names)
     for page in range(page_count(entries)):
         rows = main_rows(BIG_TABLE, version, ui, view, prompts, names, undo, page)
         check_message(rows)
-    for entry in entries:
-        if isinstance(entry.ref, ids.ActRef):
-            reached.add(entry.ref.index)
     views = 1
     for prompt in prompts:
+        reached = {
+            e.ref.index for e in entries if isinstance(e.ref, ids.ActRef) and e.ref.seat == prompt.seat
+        }
         for group in groups_of(ui, view, prompt, names):
             members = group_entries(BIG_TABLE, version, group)
             for page in range(page_count(members)):
@@ -96,6 +97,25 @@ def test_every_prompt_of_random_games_fits(players: int) -> None:
             state = rules.apply(state, prompt.seat, action).state
         assert rules.outcome(state) is not None, "the game ended"
     assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_prompt_of_random_buttons_games_fits(players: int) -> None:
+    rules = get_rules("buttons")
+    names = NAMES[:players]
+    checked = 0
+    state = rules.setup(players, {}, seed=77 + players)
+    rng = Rng.from_seed(players)
+    for _ in range(5000):
+        prompts = rules.prompts(state)
+        if not prompts:
+            break
+        checked += check_prompt(rules.view(state, None), prompts, state.version + 10**6, names, "buttons")
+        prompt = prompts[rng.below(len(prompts))]
+        policy = "random" if rng.below(3) == 0 else "greedy"
+        state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt, policy)).state
+    assert rules.outcome(state) is not None, "the game ended"
+    assert checked > 50
 
 
 def test_a_crowded_prompt_pages_through_selects() -> None:

@@ -1,0 +1,112 @@
+"""Buttons on Discord: roll or opt out, place a button on a cell, use the gold die, place stars."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.games.base import Choice, GameUI, Tone
+from engine.core import Action, Event, Prompt
+
+COLOUR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
+
+RULES_TEXT = "\n".join(
+    (
+        "**Buttons** (2-4 players): fill your 6×6 board with buttons, turn them into stars.",
+        "",
+        "**Your turn**: **roll** all the dice in the pool, or **opt out** (only once you have a"
+        " button this round: you keep them and leave the round).",
+        "After a roll the **white die** gives the row and each **black die** a column: place one"
+        " button on one of those cells. A cell is free if it has no button or star and no button"
+        " next to it (up, down, left, right; diagonals and stars are fine).",
+        " • No free cell: you **bust**, lose this round's buttons and leave the round.",
+        " • Everyone else still in the round **may** place a button at white × **gold** die.",
+        "Each player leaving the round takes a plain black die out of the pool (two with 2 players).",
+        "",
+        "**End of the round** (everyone has left it): **+1 star** for opting out, **+1** per colour"
+        " with 3+ buttons, **+1 more** if that colour is one of your bonus colours. You choose which"
+        " of this round's buttons become stars; the other buttons go.",
+        "**End**: after a round in which someone has a **line of 5 stars** (row or column) or"
+        " **12 stars**. Score = stars + 100 for a line of 5.",
+        "",
+        "`/play buttons` opens a table. On your turn press Roll or Opt out, then a cell.",
+    )
+)
+
+
+def cell_label(view: Any, seat: int, action: Action) -> tuple[str, str | None]:
+    """ "Red 3-5" (row-column) for the cell an action names on `seat`'s board, with its emoji."""
+    row, col = int(action["row"]), int(action["col"])
+    colour = view.boards[seat].colour((row, col)).value
+    return f"{colour.capitalize()} {row}-{col}", COLOUR_EMOJI.get(colour)
+
+
+class ButtonsUI(GameUI):
+    """How Buttons' prompts appear as buttons."""
+
+    game_id = "buttons"
+    title = "Buttons"
+    emoji = "🔘"
+    rules_text = RULES_TEXT
+    breakdown_labels = (("stars", "stars"), ("line of 5", "line of 5"))
+
+    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+        """Every option stands alone: a roll has at most six candidate cells."""
+        kind = action.kind
+        if kind == "roll":
+            return Choice("roll", "Roll the dice", "Roll the dice", "🎲", Tone.MAIN)
+        if kind == "stop":
+            return Choice("stop", "Opt out, keep my buttons", "Opt out, keep my buttons", "✋", Tone.GOOD)
+        if kind == "decline":
+            return Choice("decline", "Skip the gold die", "Skip the gold die", "⏭️")
+        if kind in ("place", "star"):
+            cell, emoji = cell_label(view, prompt.seat, action)
+            if kind == "star":
+                label, tone = f"Star on {cell}", Tone.GOOD
+            elif prompt.kind == "gold":
+                label, tone = f"Gold die: button on {cell}", Tone.MAIN
+            else:
+                label, tone = f"Button on {cell}", Tone.MAIN
+            group = "star" if kind == "star" else "place"
+            return Choice(f"{group}:{cell}", label, label, emoji, tone)
+        label = kind.replace("_", " ").capitalize()
+        return Choice(f"other:{kind}", label, label)
+
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+        """What the player is asked, with the dice that matter."""
+        context = dict(prompt.context)
+        who = f"**{discord.utils.escape_markdown(names[prompt.seat])}**"
+        if prompt.kind == "turn":
+            held = context.get("buttons", 0)
+            mine = f" (you have {held} button{'s' if held != 1 else ''} this round)" if held else ""
+            return f"{who}: roll the {context.get('dice', '')} dice or opt out{mine}."
+        if prompt.kind == "place":
+            black = ", ".join(str(v) for v in context.get("black", ()))
+            return f"{who}: white {context.get('white')}, black {black}: place a button."
+        if prompt.kind == "gold":
+            return (
+                f"{who}: you may use the gold die (row {context.get('white')}, column {context.get('gold')})."
+            )
+        if prompt.kind == "star":
+            due = context.get("stars_due", 1)
+            return f"{who}: choose where your {due} star{'s' if due != 1 else ''} go."
+        return f"{who}: your move."
+
+    def starts_turn(self, event: Event) -> bool:
+        """A "turn" event opens each turn."""
+        return event.kind == "turn"
+
+
+UI = ButtonsUI()
+
+
+@app_commands.command(name="buttons", description="Open a Buttons table (2-4 players) in this channel")
+async def play_command(interaction: discord.Interaction[Any]) -> None:
+    """/play buttons: open a lobby."""
+    # Imported here: the platform imports every game module, so a top-level import would cycle.
+    from cogs.platform.lobby import open_lobby
+
+    await open_lobby(interaction, UI.game_id, {})
