@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
+import discord.gateway
+import discord.http
 import pytest
 
 import bot as botmod
@@ -43,7 +45,12 @@ def test_command_stamp_sits_beside_the_database() -> None:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    # create_bot points discord.py's class-level URLs at the fake: restore them afterwards.
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    )
     server = FakeDiscord()
     await server.start()
     server.add_text_channel(server.add_guild())
