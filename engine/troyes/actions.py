@@ -390,9 +390,14 @@ def _after_dice(state: TroyesState, step: Step) -> list[Event]:
 def _after_source(state: TroyesState, step: Step) -> list[Event]:
     kind, index = groups.target_kind(step.target)
     if kind == "card":
-        most = groups.yield_of(state, step.target, _effect(step), dice_by_id(state, step.dice))
+        dice = dice_by_id(state, step.dice)
+        most = groups.yield_of(state, step.target, _effect(step), dice)
         effect = activities()[state.cards[index].id].effect
-        most = max(1, affordable(state, step.seat, effect, most))
+        # Only the activations still payable once the dice, the hire and a new citizen are paid.
+        deniers = sum(groups.price(step.seat, dice, _effect(step)).values())
+        deniers += groups.hire_cost(state, step.seat, step.target)
+        influence = board().const("citizen_cost") if step.source == "new" else 0
+        most = max(1, affordable(state, step.seat, effect, most, spend=(deniers, influence)))
         if most > 1:
             state.stack[-1] = replace(step, kind=StepKind.ACTIVATIONS, count=most)
             return []

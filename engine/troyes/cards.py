@@ -10,8 +10,18 @@ from engine.troyes.purse import gain_influence, gain_vp, pay_deniers
 from engine.troyes.state import Step, TroyesState
 
 
-def affordable(state: TroyesState, seat: int, effect: str, wanted: int) -> int:
-    """How many of `wanted` activations the player can pay for (cards with a price)."""
+def affordable(
+    state: TroyesState,
+    seat: int,
+    effect: str,
+    wanted: int,
+    *,
+    spend: tuple[int, int] = (0, 0),
+) -> int:
+    """How many of `wanted` activations the player can pay for (cards with a price).
+
+    `spend` is the deniers and influence the action costs before its effects (dice, hire).
+    """
     player = state.players[seat]
     per = {
         "artisan": (0, 1),
@@ -25,9 +35,9 @@ def affordable(state: TroyesState, seat: int, effect: str, wanted: int) -> int:
     deniers, influence = per[effect]
     limits = [wanted]
     if deniers:
-        limits.append(player.deniers // deniers)
+        limits.append((player.deniers - spend[0]) // deniers)
     if influence:
-        limits.append(player.influence // influence)
+        limits.append((player.influence - spend[1]) // influence)
     return min(limits)
 
 

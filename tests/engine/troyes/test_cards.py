@@ -369,3 +369,14 @@ def test_joust_tied_highest_players_all_gain() -> None:
     add_dice(state, 1, R, 5)
     state = run(state, "R3b", 1)
     assert (state.players[0].vp, state.players[1].vp) == (2, 2)
+
+
+def test_activations_offered_are_those_still_payable_after_the_hire() -> None:
+    # §4.2: the hire cost is paid first; an activation of the Journeyman needs 3 deniers (§7.2).
+    state = table(2, ("Y3a",))
+    spare(state)
+    cost = activities()["Y3a"].cost
+    state.players[0].deniers = cost + 3  # after hiring: one Journeyman activation payable
+    ids = add_dice(state, 0, Y, *values_for("Y3a", 2))
+    state = play(state, 0, target("card:0"), *(die(i) for i in ids), DONE, Action.of("source", s="supply"))
+    assert state.players[0].vp == 2 and state.players[0].deniers == 0
