@@ -84,7 +84,8 @@ class ButtonsUI(GameUI):
             mine = f" (you have {held} button{'s' if held != 1 else ''} this round)" if held else ""
             return f"{who}: roll the {context.get('dice', '')} dice or opt out{mine}."
         if prompt.kind == "place":
-            black = ", ".join(str(v) for v in context.get("black", ()))
+            columns = context.get("black", ())
+            black = ", ".join(str(v) for v in columns) if isinstance(columns, tuple) else str(columns)
             return f"{who}: white {context.get('white')}, black {black}: place a button."
         if prompt.kind == "gold":
             return (
