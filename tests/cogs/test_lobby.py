@@ -125,3 +125,13 @@ async def test_play_inside_a_thread_is_refused(world: Harness) -> None:
     result = await world.alice.slash(world.thread(), "play tomatoes")
     assert result.ephemeral
     assert "not a thread" in slash_answer(result)
+
+
+async def test_lobby_buttons_work_after_a_restart(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.restart()
+    await world.bob.click(lobby_now(world, lobby), label="Join")
+    assert f"<@{world.bob.id}>" in lobby_now(world, lobby).content
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert world.thread().name == "🍅 Diced Tomatoes #1"
+    assert buttons(world.board())
