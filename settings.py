@@ -19,12 +19,14 @@ MAX_BOT_DELAY = 60.0
 TOKEN_HELP = """\
 Meeple needs a Discord bot token to start.
 
-  1. Open https://discord.com/developers/applications, create an application,
-     then on its "Bot" page press "Reset Token" and copy the token.
+  1. In the Discord Developer Portal, https://discord.com/developers/applications,
+     create an application; on its "Bot" page press "Reset Token" and copy the token.
   2. Copy .env.example to .env and put the token after DISCORD_TOKEN=
      (or set the DISCORD_TOKEN environment variable).
-  3. Invite the bot with the "bot" and "applications.commands" scopes
-     (OAuth2 > URL Generator), then start it again."""
+  3. Invite the bot to your server from OAuth2 > URL Generator: scopes "bot" and
+     "applications.commands"; permissions View Channels, Send Messages, Send Messages
+     in Threads, Create Public Threads, Attach Files, Embed Links, Read Message History.
+     No privileged intent is needed. Then start Meeple again."""
 
 
 class SettingsError(ValueError):
