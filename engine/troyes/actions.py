@@ -234,24 +234,38 @@ def _event_cube_prompt(state: TroyesState, step: Step) -> Prompt:
     return Prompt(step.seat, "cube_on_event", options, default=options[0], context=(("left", step.count),))
 
 
+EXTRA = "extra"
+"""Step.target of a black die countered by choice after the obligatory highest one (§5)."""
+
+
 def _counter_prompt(state: TroyesState, step: Step) -> Prompt:
     seat = step.seat
     mine = own_dice(state, seat)
+    black = state.black[step.count]
+    extra = step.target == EXTRA
     options: list[Action] = []
-    if strength(mine) >= state.black[0]:
+    if strength(mine) >= black:
         options += [Action.of("die", id=d.id) for d in mine if d.id not in step.dice]
-    else:
+    elif not extra:
         options.append(Action("concede"))
+    if extra and not step.dice:
+        options.append(STOP)
     if not step.dice:
         options += _influence_options(state, seat)
-    context = (("black", state.black[0]), ("chosen", step.dice))
-    return Prompt(seat, "counter", tuple(options), context=context)
+    default = STOP if STOP in options else None
+    context = (("black", black), ("chosen", step.dice))
+    return Prompt(seat, "counter", tuple(options), default=default, context=context)
+
+
+def beatable(state: TroyesState, seat: int) -> list[int]:
+    """The distinct black dice values a seat's own dice can still beat, highest first."""
+    power = strength(own_dice(state, seat))
+    return sorted({v for v in state.black if v <= power}, reverse=True)
 
 
 def _continue_prompt(state: TroyesState, step: Step) -> Prompt:
-    return Prompt(
-        step.seat, "counter_more", (Action("more"), STOP), default=STOP, context=(("black", state.black[0]),)
-    )
+    options = [Action.of("black", value=v) for v in beatable(state, step.seat)]
+    return Prompt(step.seat, "counter_more", (*options, STOP), default=STOP)
 
 
 def _automatic(state: TroyesState, step: Step) -> Prompt:
@@ -373,7 +387,8 @@ def _step(state: TroyesState, seat: int, action: Action) -> list[Event]:
         if action == STOP:
             next_counter(state, seat)
         else:
-            state.stack[-1] = Step(kind=StepKind.COUNTER, seat=seat)
+            index = state.black.index(action["value"])
+            state.stack[-1] = Step(kind=StepKind.COUNTER, seat=seat, target=EXTRA, count=index)
         return []
     raise AssertionError(f"unexpected step {kind}")
 
@@ -504,19 +519,23 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
         return []
     if action.kind == "concede":
         return _concede(state, seat)
+    if action == STOP:
+        next_counter(state, seat)
+        return []
     chosen = (*step.dice, action["id"])
     dice = dice_by_id(state, chosen)
-    if strength(dice) < state.black[0]:
-        state.stack[-1] = Step(kind=StepKind.COUNTER, seat=seat, dice=chosen)
+    if strength(dice) < state.black[step.count]:
+        state.stack[-1] = replace(step, dice=chosen)
         return []
-    beaten = state.black.pop(0)
+    beaten = state.black.pop(step.count)
     state.dice = [d for d in state.dice if d.id not in chosen]
     state.spent += len(chosen)
     gain_influence(state, seat, 1)
     out = [Event("countered", {"seat": seat, "black": beaten, "dice": [d.value for d in dice]})]
     if not state.black:
         return out + after_countering(state)
-    if strength(own_dice(state, seat)) >= state.black[0]:
+    # §5: after the highest, the player may counter any others he chooses.
+    if beatable(state, seat):
         state.stack[-1] = Step(kind=StepKind.CONTINUE, seat=seat)
     else:
         next_counter(state, seat)
@@ -551,7 +570,10 @@ def settle(state: TroyesState) -> list[Event]:
             if roll >= 3:
                 state.stack.append(Step(kind=StepKind.EVENT_CUBE, seat=step.seat, count=1))
         elif step.kind is StepKind.COUNTER and not own_dice(state, step.seat):
-            out += _concede(state, step.seat)
+            if step.target == EXTRA:
+                next_counter(state, step.seat)
+            else:
+                out += _concede(state, step.seat)
         else:
             break
     return out

@@ -71,7 +71,7 @@ class GreedyBot:
         if kind == "cube_on_event":
             return max(prompt.options, key=lambda o: _cube_value(view, seat, int(o["index"])))
         if kind == "counter":
-            return _counter_choice(view, seat, step.dice, prompt.options)
+            return _counter_choice(view, seat, step.dice, view.black[step.count], prompt.options)
         if kind == "counter_more":
             return Action("stop")
         return prompt.default or _BACK
@@ -297,10 +297,11 @@ def _cube_value(view: TroyesState, seat: int, index: int) -> float:
     return _event_value(view, seat, index, 1) + 0.01 * len(view.queue[index].cubes)
 
 
-def _counter_choice(view: TroyesState, seat: int, chosen: Sequence[int], options: Sequence[Action]) -> Action:
-    if Action("concede") in options:
-        return Action("concede")
-    black = view.black[0]
+def _counter_choice(
+    view: TroyesState, seat: int, chosen: Sequence[int], black: int, options: Sequence[Action]
+) -> Action:
+    if not any(o.kind == "die" for o in options):
+        return Action("concede") if Action("concede") in options else Action("stop")
     mine = own_dice(view, seat)
     fixed = [d for d in mine if d.id in chosen]
     free = [d for d in mine if d.id not in chosen]

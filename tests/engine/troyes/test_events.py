@@ -203,9 +203,34 @@ def test_counter_more_than_one_black_die_in_the_same_go() -> None:
     state = countering([5, 3])
     dice = add_dice(state, 0, W, 5, 3)
     state = play(state, 0, die(dice[0]))
-    assert [o.kind for o in options(state)] == ["more", "stop"]
-    state = play(state, 0, Action("more"), die(dice[1]))
+    assert options(state) == (Action.of("black", value=3), Action("stop"))
+    state = play(state, 0, Action.of("black", value=3), die(dice[1]))
     assert state.black == [] and state.players[0].influence == 7
+
+
+def test_after_the_highest_any_other_black_die_may_be_countered() -> None:
+    # §5: "the highest-valued die, plus any others he chooses" -- not only the next-highest.
+    state = countering([6, 5, 2])
+    six, two = add_dice(state, 0, W, 6, 2)
+    add_dice(state, 1, R, 3)
+    state = play(state, 0, die(six))
+    assert options(state) == (Action.of("black", value=2), Action("stop")), "the 5 is beyond a 2"
+    state = play(state, 0, Action.of("black", value=2), die(two))
+    assert state.black == [5] and state.players[0].influence == 7
+    assert RULES.prompts(state)[0].seat == 1, "the next player faces the highest left"
+    state = play(state, 1, die(two + 1))
+    assert state.players[1].influence == 6, "seat 1 countered the 5 with a red 3 (doubled)"
+
+
+def test_an_extra_black_die_may_be_given_up_before_any_die_is_chosen() -> None:
+    state = countering([6, 1])
+    six, _ = add_dice(state, 0, W, 6, 1)
+    add_dice(state, 1, W, 1)
+    state = play(state, 0, die(six), Action.of("black", value=1))
+    assert Action("stop") in options(state) and Action("concede") not in options(state)
+    state = play(state, 0, Action("stop"))
+    assert state.black == [1] and state.players[0].vp == 0
+    assert RULES.prompts(state)[0].seat == 1
 
 
 def test_influence_may_be_spent_before_countering() -> None:
