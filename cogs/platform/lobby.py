@@ -137,8 +137,14 @@ async def start_game(interaction: discord.Interaction[Any], table_id: int) -> No
             )
     except discord.HTTPException:
         log.exception("table %s: could not open a thread", table_id)
-        await service.abandon(table_id, table.host_id, True)
-        raise TableError("I could not open a thread for the game here, so it was called off.") from None
+        called_off = await service.abandon(table_id, table.host_id, True)
+        await interaction.edit_original_response(
+            **lobby_message(called_off.table), allowed_mentions=discord.AllowedMentions.none()
+        )
+        raise TableError(
+            "I could not open a thread here (I need the Create Public Threads permission),"
+            " so the game was called off."
+        ) from None
     table = await service.set_thread(table_id, thread.id)
     await interaction.edit_original_response(
         **lobby_message(table), allowed_mentions=discord.AllowedMentions.none()

@@ -53,6 +53,8 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         lines.append(f"Press **Join** to play. {hint}")
     elif table.status is TableStatus.CANCELLED:
         lines.append("This table was cancelled.")
+    elif table.thread_id is None:
+        lines.append("This game was abandoned before it began.")
     elif table.thread_id is not None:
         state = "is being played" if table.status is TableStatus.PLAYING else "was played"
         lines.append(f"The game {state} in <#{table.thread_id}>.")

@@ -135,3 +135,16 @@ async def test_lobby_buttons_work_after_a_restart(world: Harness) -> None:
     await world.alice.click(lobby_now(world, lobby), label="Start")
     assert world.thread().name == "🍅 Diced Tomatoes #1"
     assert buttons(world.board())
+
+
+async def test_no_thread_permission_calls_the_game_off_cleanly(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    world.env.inject_error("POST", "/channels/*/messages/*/threads", status=403, code=50013, times=None)
+    result = await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert "Create Public Threads" in private_answer(result)
+    table = (await world.bot.tables.tables_in_channel(world.channel.id, tuple(TableStatus)))[0]
+    assert table.status is TableStatus.ABANDONED
+    now = lobby_now(world, lobby)
+    assert buttons(now) == {} and "abandoned" in now.content
+    world.env.errors.clear()
