@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import itertools
 import logging
@@ -17,6 +18,7 @@ import simcord
 
 import bot as botmod
 import tables.service
+from cogs.platform import presenter
 from settings import Settings
 from tables import Store, TableService
 
@@ -106,8 +108,8 @@ def _declared_deliver(env: simcord.Env) -> Any:
     return _deliver
 
 
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+@contextlib.asynccontextmanager
+async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """A running simulated Discord with the Meeple bot logged in; bots move without delay."""
     monkeypatch.setattr(TableService, "_clock_loop", _no_clock_loop)
     # Reproducible games: the service draws each game's seed from `secrets`.
@@ -131,3 +133,18 @@ async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
             await env.shutdown()
         finally:
             await bot.close()
+
+
+@pytest.fixture
+async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+    """The simulated world, boards posted without images (drawing is tested where it matters)."""
+    monkeypatch.setattr(presenter, "render_board", lambda table: None)
+    async with running(tmp_path, monkeypatch) as harness:
+        yield harness
+
+
+@pytest.fixture
+async def drawn_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+    """The simulated world with the real board renderer."""
+    async with running(tmp_path, monkeypatch) as harness:
+        yield harness

@@ -3,6 +3,7 @@ through Discord only, with the bot process replaced by a new one halfway through
 
 from __future__ import annotations
 
+from cogs.platform import presenter
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, pinged, play_greedily, table_of
@@ -11,7 +12,8 @@ from tests.cogs.test_lobby import lobby_now, open_table
 MOVES_BEFORE_RESTART = 12
 
 
-async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(world: Harness) -> None:
+async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(drawn_world: Harness) -> None:
+    world = drawn_world
     lobby = await open_table(world)
     await world.alice.click(lobby, label="Add bot")
     await world.alice.click(lobby_now(world, lobby), label="Add bot")
@@ -48,6 +50,10 @@ async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(wor
     best = max(outcome.scores)
     assert f"{best} points" in message.content
     assert pinged(world, message) == set(), "the final scores ping nobody"
+    if presenter.render_board(final) is not None:
+        # With the renderer installed, every board message carries the picture of the table.
+        boards = [m for m in world.thread().history() if m.author.id == world.bot.user.id]
+        assert all(m.attachments and m.attachments[0].filename == "board.png" for m in boards)
 
     thread_messages = world.thread().history()
     live = [m for m in thread_messages if m.components]
