@@ -14,9 +14,9 @@ from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import ids, views
 from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, PickRef, Ref, UndoRef
-from cogs.platform.layout import group_rows, groups_of, main_rows
+from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
-from cogs.platform.presenter import Presenter, human_prompts
+from cogs.platform.presenter import Presenter
 from cogs.platform.text import names_of
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
@@ -221,16 +221,8 @@ class Games(commands.Cog):
         table = await self.service.get(ref.table)
         seat = table.seat_of(interaction.user.id)
         check_turn(table, interaction.user.id, ref.version, seat if seat is not None else -1)
-        ui, view = get_ui(table.game), table.view(None)
-        rules = table.rules
-        undo_seats = [
-            s for s, info in enumerate(table.seats) if not info.is_bot and rules.can_undo(table.state, s)
-        ]
-        prompts = human_prompts(table)
-        rows = main_rows(table.id, table.version, ui, view, prompts, names_of(table), undo_seats, ref.page)
-        await interaction.edit_original_response(
-            content=self.presenter.caption(table), view=views.build_view(rows)
-        )
+        board = self.presenter.first_step(table, ref.page)
+        await interaction.edit_original_response(content=board.content, view=board.view())
 
     async def undo(self, interaction: discord.Interaction[Any], ref: UndoRef) -> None:
         """Take back the player's own last move."""

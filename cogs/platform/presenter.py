@@ -110,7 +110,12 @@ def human_prompts(table: Table) -> list[Prompt]:
 
 
 def compose(
-    table: Table, lines: Sequence[str], ping_seats: set[int], png: bytes | None, question: str | None = None
+    table: Table,
+    lines: Sequence[str],
+    ping_seats: set[int],
+    png: bytes | None,
+    question: str | None = None,
+    page: int = 0,
 ) -> Board:
     """The caption and components of a table's current board."""
     ui = get_ui(table.game)
@@ -125,7 +130,7 @@ def compose(
         for seat, info in enumerate(table.seats)
         if not info.is_bot and table.status is TableStatus.PLAYING and rules.can_undo(state, seat)
     ]
-    rows = main_rows(table.id, table.version, ui, view, prompts, names, undo_seats) if prompts else []
+    rows = main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page) if prompts else []
     ping_ids = tuple(
         info.user_id
         for seat, info in enumerate(table.seats)
@@ -237,6 +242,10 @@ class Presenter:
     def caption(self, table: Table, question: str | None = None) -> str:
         """The current caption of a table's board, optionally asking another question."""
         return compose(table, self._log.get(table.id, []), set(), None, question).content
+
+    def first_step(self, table: Table, page: int = 0) -> Board:
+        """The board's caption and first-step components (one page of them), without the image."""
+        return compose(table, self._log.get(table.id, []), set(), None, page=page)
 
     async def notice(self, notice: Notice) -> None:
         """Reminders ping the player in the thread; other notices are told to everyone."""
