@@ -66,7 +66,9 @@ class Games(commands.Cog):
         self.bot = bot
         self.service: TableService = bot.tables
         self.presenter = Presenter(bot, self.service)
-        self.play = app_commands.Group(name="play", description="Open a game table in this channel")
+        self.play = app_commands.Group(
+            name="play", description="Open a game table in this channel", guild_only=True
+        )
         self.rules = app_commands.Group(name="rules", description="A short summary of a game's rules")
         for module in MODULES:
             self.play.add_command(module.play_command)
@@ -89,7 +91,7 @@ class Games(commands.Cog):
 
     # -- slash commands ------------------------------------------------------
 
-    game = app_commands.Group(name="game", description="The game played in this thread")
+    game = app_commands.Group(name="game", description="The game played in this thread", guild_only=True)
 
     @game.command(name="show", description="Post the current board of this game again")
     async def show(self, interaction: discord.Interaction[Any]) -> None:

@@ -192,3 +192,21 @@ async def test_an_unexpected_error_is_logged_and_answered_politely(
         private_answer(result) == "Something went wrong on my side; the game is unchanged. Please try again."
     )
     assert (await table_of(world)).version == table.version
+
+
+async def test_picking_colours_is_a_two_step_roll(world: Harness) -> None:
+    lobby = await open_table(world, pick_colours=True)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    table = await table_of(world)
+    mover, _ = mover_and_other(world, table)
+    board = world.board()
+    assert "Take and roll…" in buttons(board)
+    await mover.click(board, label="Take and roll…")
+    mixes = [label for label in buttons(fresh(world, board)) if label != "Back"]
+    assert "3 red" in mixes and "2 red, 1 black" in mixes
+    await mover.click(fresh(world, board), label="2 red, 1 black")
+    await world.idle()
+    rolled = await table_of(world)
+    colours = sorted(d.colour.value for d in rolled.state.rolled)
+    assert colours == ["black", "red", "red"]
