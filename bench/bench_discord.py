@@ -42,10 +42,13 @@ async def open_game(fake: FakeDiscord, channel: Channel, user: User, bots: int) 
     lobby = await fake.wait_message(
         lambda m: m.channel_id == channel.id and "Start" in m.labels() and m.id not in known, what="a lobby"
     )
-    for _ in range(bots):
-        edits = lobby.edited
+    for seated in range(1, bots + 1):
         await fake.wait_answered(await fake.click_label(lobby, "Add bot", user))
-        await fake.wait_for(lambda e=edits: lobby.edited > e, 10, "a bot seated")
+
+        def shown(count: int = seated) -> bool:
+            return lobby.edited >= count
+
+        await fake.wait_for(shown, 10, "a bot seated")
     await fake.wait_answered(await fake.click_label(lobby, "Start", user))
     threads = await fake.wait_for(
         lambda: [t for t in fake.threads_of(channel.id) if t.id not in known], 10, "the game thread"
