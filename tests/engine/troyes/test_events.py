@@ -246,3 +246,13 @@ def test_event_row_data_is_consistent() -> None:
     assert board().const("black_failure_vp") == -2
     for card in events().values():
         assert card.banners >= 1 and card.divisor >= 1 and card.vp[0] >= card.vp[1]
+
+
+def test_support_grey_cubes_can_counter_an_event_to_its_left() -> None:
+    # §6.2 Support + §6.1: grey cubes count for majorities; the tied player who placed first
+    # takes the card, and a tie for first splits first + second (rounded down).
+    state = table(2, (), ("ER1", "EY2"))
+    state.queue[1].cubes = [0]
+    apply_effects(state)
+    assert [s.id for s in state.queue] == ["E00", "EY2"] and state.queue[0].cubes == [NEUTRAL]
+    assert state.players[0].taken == ["ER1"] and state.players[0].vp == sum(events()["ER1"].vp) // 2

@@ -132,6 +132,7 @@ def test_end_of_round_clears_dice_and_passes_the_start_player_left() -> None:
         action = Action("pass") if Action("pass") in prompt.options else RULES.bot_action(state, prompt)
         state = RULES.apply(state, prompt.seat, action).state
     assert state.start == (start + 1) % 3 and state.round == 2
+    assert sorted(c.level for c in state.cards if c.revealed) == [1, 1, 1, 2, 2, 2], "§3 phase 0"
     assert all(not p.passed for p in state.players) and all(p.pass_money == 0 for p in state.players)
     assert state.dice and all(d.id >= round_one_dice for d in state.dice), "round 1's dice are gone"
 

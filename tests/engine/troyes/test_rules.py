@@ -251,3 +251,10 @@ def test_a_target_is_offered_when_only_own_low_dice_make_a_working_group() -> No
     assert target("card:0") in options(state)
     state = play(state, 0, target("card:0"), *(die(i) for i in low), Action("done"))
     assert state.players[0].vp == 2
+
+
+def test_several_dice_may_be_bought_from_the_same_player() -> None:
+    # §4.1 [S7]: each bought die costs the group-size price, all paid to its owner.
+    dice = [Die(id=0, colour=Y, value=3, owner=1), Die(id=1, colour=Y, value=3, owner=1)]
+    dice.append(Die(id=2, colour=Y, value=3, owner=0))
+    assert groups.price(0, dice, "") == {1: 12}
