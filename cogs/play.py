@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -13,11 +15,12 @@ from discord.ext import commands
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import ids, views
-from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, PickRef, Ref, UndoRef
+from cogs.platform import presenter as boards
+from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, PickRef, Ref, UndoRef
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter
-from cogs.platform.text import names_of
+from cogs.platform.text import clip_content, names_of
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -184,6 +187,8 @@ class Games(commands.Cog):
                 await self.main_page(interaction, ref)
             elif isinstance(ref, UndoRef):
                 await self.undo(interaction, ref)
+            elif isinstance(ref, MineRef):
+                await self.show_mine(interaction, ref)
         except TableError as exc:
             await interaction.followup.send(str(exc), ephemeral=True)
         except Exception:
@@ -237,6 +242,23 @@ class Games(commands.Cog):
             raise StaleVersion()
         update = await self.service.undo(ref.table, interaction.user.id, ref.version)
         await self.show_played(update, interaction)
+
+    async def show_mine(self, interaction: discord.Interaction[Any], ref: MineRef) -> None:
+        """Show a seated player what their seat sees (hidden information), privately."""
+        table = await self.service.get(ref.table)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotSeated("You are not playing at this table, but you are welcome to watch.")
+        if table.status is not TableStatus.PLAYING:
+            raise GameNotRunning()
+        ui = get_ui(table.game)
+        png = await asyncio.to_thread(boards.render_board, table, seat)
+        words = ui.private_text(table.view(seat), seat, names_of(table))
+        content = f"{ui.emoji} What you see at table #{table.id}" + (f"\n{words}" if words else "")
+        kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}
+        if png is not None:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="my-view.png")
+        await interaction.followup.send(**kwargs)
 
     async def show_played(self, update: Update, interaction: discord.Interaction[Any]) -> None:
         """Show an accepted move; if Discord fails us now, say the move stands (it is saved)."""

@@ -73,6 +73,9 @@ class GameUI(ABC):
     """A concise rules summary for `/rules` (Discord markdown, under 4000 characters)."""
     breakdown_labels: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Outcome.breakdown keys in the order to show, with their labels."""
+    private_view: ClassVar[bool] = False
+    """Whether a seat sees more than spectators do (hidden cards): boards then carry a
+    "My hand" button that shows the clicker their own view, privately."""
 
     @abstractmethod
     def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
@@ -93,6 +96,10 @@ class GameUI(ABC):
     def name_players(self, line: str, names: Sequence[str]) -> str:
         """Put the players' names into an engine log line (engines say "Player 2")."""
         return PLAYER_RE.sub(lambda m: _name(names, int(m.group(1))), line)
+
+    def private_text(self, view: Any, seat: int, names: Sequence[str]) -> str:
+        """What only `seat` may know, in words, for the "My hand" answer (with its image)."""
+        return ""
 
     def option_summary(self, options: Mapping[str, Scalar]) -> str:
         """The table options in a few words for the lobby message."""

@@ -110,7 +110,18 @@ class PickRef:
         return f"{PREFIX}pick:{self.table}:{self.version}:{self.slot}"
 
 
-Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef
+@dataclass(frozen=True, slots=True)
+class MineRef:
+    """Show the clicker what their own seat sees (hidden information), privately."""
+
+    table: int
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}mine:{self.table}"
+
+
+Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef | MineRef
 
 _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "act": (ActRef, 4),
@@ -118,6 +129,7 @@ _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "main": (MainRef, 3),
     "undo": (UndoRef, 3),
     "pick": (PickRef, 3),
+    "mine": (MineRef, 1),
 }
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogs.games.base import Choice, GameUI, Tone
-from cogs.platform.ids import ActRef, GroupRef, MainRef, PickRef, UndoRef
+from cogs.platform.ids import ActRef, GroupRef, MainRef, MineRef, PickRef, UndoRef
 from engine.core import Prompt
 
 MAX_ROWS = 5
@@ -193,8 +193,10 @@ def main_rows(
     names: Sequence[str],
     undo_seats: Sequence[int],
     page: int = 0,
+    private: bool = False,
 ) -> list[Row]:
-    """The components of a board message: the first step of every open prompt, plus Undo."""
+    """The components of a board message: the first step of every open prompt, plus Undo
+    (and "My hand" when seats hold hidden information)."""
     entries = main_entries(table, version, ui, view, prompts, names)
     prompted = {p.seat for p in prompts}
     controls = [
@@ -208,6 +210,8 @@ def main_rows(
         )
         for seat in undo_seats
     ][:3]
+    if private:
+        controls.append(ButtonSpec(MineRef(table).custom_id(), "My hand", Tone.NORMAL, "🂠"))
     return lay_out(
         table,
         version,

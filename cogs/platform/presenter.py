@@ -87,14 +87,14 @@ class Board:
         return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
-def render_board(table: Table) -> bytes | None:
-    """The spectator's image of the table (None when the game has no renderer). Blocking."""
+def render_board(table: Table, seat: int | None = None) -> bytes | None:
+    """The table as `seat` sees it (None: a spectator); None when the game has no renderer. Blocking."""
     try:
         from renderers import render_png  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return None
     try:
-        png: bytes = render_png(table.game, table.view(None), None, text.names_of(table))
+        png: bytes = render_png(table.game, table.view(seat), seat, text.names_of(table))
     except (KeyError, LookupError, NotImplementedError):
         return None
     except Exception:
@@ -130,7 +130,12 @@ def compose(
         for seat, info in enumerate(table.seats)
         if not info.is_bot and table.status is TableStatus.PLAYING and rules.can_undo(state, seat)
     ]
-    rows = main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page) if prompts else []
+    private = ui.private_view and table.status is TableStatus.PLAYING
+    rows = (
+        main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page, private)
+        if prompts or private
+        else []
+    )
     ping_ids = tuple(
         info.user_id
         for seat, info in enumerate(table.seats)

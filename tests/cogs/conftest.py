@@ -138,7 +138,7 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """The simulated world, boards posted without images (drawing is tested where it matters)."""
-    monkeypatch.setattr(presenter, "render_board", lambda table: None)
+    monkeypatch.setattr(presenter, "render_board", lambda table, seat=None: None)
     async with running(tmp_path, monkeypatch) as harness:
         yield harness
 

@@ -7,9 +7,11 @@ import io
 import pytest
 from PIL import Image
 
+from cogs.games import get_ui
 from cogs.platform import presenter
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import fresh, table_of
+from tests.cogs.helpers import buttons, fresh, table_of
+from tests.cogs.test_lobby import private_answer
 from tests.cogs.test_turns import mover_and_other, start_two_humans
 
 
@@ -25,7 +27,7 @@ async def test_boards_carry_the_image_of_the_state_they_show(
 ) -> None:
     drawn: list[int] = []
 
-    def fake_render(table):  # type: ignore[no-untyped-def]
+    def fake_render(table, seat=None):  # type: ignore[no-untyped-def]
         drawn.append(table.version)
         return tiny_png(table.version)
 
@@ -44,3 +46,34 @@ async def test_boards_carry_the_image_of_the_state_they_show(
     second = Image.open(io.BytesIO(await edited.attachments[0].read()))
     assert second.getpixel((0, 0))[0] == rolled.version % 256
     assert drawn[-1] == rolled.version
+
+
+async def test_my_hand_shows_a_seated_player_their_own_view_privately(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For games with hidden information (the flag is switched on for Diced Tomatoes here)."""
+    seen: list[int | None] = []
+
+    def fake_render(table, seat=None):  # type: ignore[no-untyped-def]
+        seen.append(seat)
+        return tiny_png(table.version)
+
+    ui = get_ui("tomatoes")
+    monkeypatch.setattr(type(ui), "private_view", True)
+    monkeypatch.setattr(type(ui), "private_text", lambda self, view, seat, names: f"secret of {names[seat]}")
+    monkeypatch.setattr(presenter, "render_board", fake_render)
+    table = await start_two_humans(world)
+    _, other = mover_and_other(world, table)
+    board = world.board()
+    assert "My hand" in buttons(board)
+    answer = await other.click(board, label="My hand")
+    assert len(answer.followups) == 1 and answer.followups[0].ephemeral
+    private = answer.followups[0]
+    name = "alice" if other is world.alice else "bob"
+    assert private.content.endswith(f"secret of {name}")
+    assert [a.filename for a in private.attachments] == ["my-view.png"]
+    assert seen[-1] == table.seat_of(other.id), "drawn from the clicker's seat"
+    refused = await world.watcher.click(board, label="My hand")
+    assert "not playing at this table" in private_answer(refused)
+    assert (await table_of(world)).version == table.version
+    assert "My hand" in buttons(world.board())
