@@ -15,6 +15,7 @@ refs = st.one_of(
     st.builds(ids.MainRef, nat, nat, st.integers(0, 99)),
     st.builds(ids.UndoRef, nat, nat, st.integers(0, 5)),
     st.builds(ids.PickRef, nat, nat, st.integers(0, 3)),
+    st.builds(ids.MineRef, nat),
 )
 
 
