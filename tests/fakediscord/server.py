@@ -56,6 +56,10 @@ class Request:
     """When it arrived (time.monotonic)."""
 
 
+class _Refused(Exception):
+    """A request Discord would answer with 400 Invalid Form Body; str() says why."""
+
+
 @dataclass(slots=True)
 class _Fault:
     """A failure a test asked for."""
@@ -526,6 +530,9 @@ class FakeDiscord:
                 response: web.StreamResponse = _error(401, 0, "401: Unauthorized")
             else:
                 response = await self._handle(request, record, parts)
+        except _Refused as refused:
+            self.rejected.append(f"{request.method} {record.path}: {refused}")
+            response = _error(400, 50035, f"Invalid Form Body: {refused}")
         except Exception as exc:
             # A bug of the fake must fail the test, not pass for a Discord outage.
             self.crashes.append(f"{request.method} {record.path}: {exc!r}")
@@ -942,6 +949,9 @@ class FakeDiscord:
     def _apply_edit(
         self, msg: Message, data: dict[str, Any], record: Request, *, created: bool = False
     ) -> None:
+        # Attachments first: a refused upload must leave the message as it was.
+        if "attachments" in data or record.files:
+            msg.attachments = self._attachments(msg, data.get("attachments"), record)
         if "content" in data:
             msg.content = data["content"] or ""
         if "embeds" in data:
@@ -950,32 +960,37 @@ class FakeDiscord:
             msg.components = list(data["components"] or [])
         if "flags" in data:
             msg.flags = (msg.flags & LOADING) | int(data["flags"] or 0)
-        if "attachments" in data or record.files:
-            kept = {int(a["id"]) for a in data.get("attachments") or [] if _is_existing(a, msg)}
-            attachments = [a for a in msg.attachments if a.id in kept] if "attachments" in data else []
-            for index, spec in enumerate(data.get("attachments") or []):
-                if _is_existing(spec, msg):
-                    continue
-                key = f"files[{spec.get('id', index)}]"
-                if key not in record.files:
-                    continue
-                filename = spec.get("filename") or record.files[key + ":filename"].decode()
-                attachments.append(
-                    Attachment(
-                        snowflake(),
-                        msg.channel_id,
-                        filename,
-                        record.files[key],
-                        _content_type(filename),
-                        self.base_url,
-                    )
-                )
-            msg.attachments = attachments
         if created:
             # Discord notifies on creation only; an edit that adds a mention pings nobody.
             msg.pinged = pinged_users(msg.content, data.get("allowed_mentions"))
-        if not created:
+        else:
             msg.edited += 1
+
+    def _attachments(
+        self, msg: Message, specs: list[dict[str, Any]] | None, record: Request
+    ) -> list[Attachment]:
+        """The message's attachments after an edit: those kept by id plus the uploaded files."""
+        if specs is None:
+            # Without a list, every uploaded file is added to what the message had.
+            result = list(msg.attachments)
+            specs = [{"id": name[6:-1]} for name in record.files if not name.endswith(":filename")]
+        else:
+            kept = {str(a["id"]) for a in specs if _is_existing(a, msg)}
+            result = [a for a in msg.attachments if str(a.id) in kept]
+        for spec in specs:
+            if _is_existing(spec, msg):
+                continue
+            key = f"files[{spec.get('id')}]"
+            if key not in record.files:
+                raise _Refused(f"attachment {spec!r} names no uploaded file")
+            filename = spec.get("filename") or record.files[key + ":filename"].decode()
+            content = record.files[key]
+            result.append(
+                Attachment(
+                    snowflake(), msg.channel_id, filename, content, _content_type(filename), self.base_url
+                )
+            )
+        return result
 
     def _reject(self, request: web.Request, problem: str) -> web.StreamResponse:
         self.rejected.append(f"{request.method} {request[RECORD].path}: {problem}")

@@ -192,3 +192,31 @@ async def test_a_body_the_fake_cannot_read_is_a_problem_not_an_outage(
     async with http.post(f"channels/{channel.id}/messages", data=b"{not json") as response:
         assert response.status == 500
     assert len(fake.crashes) == 1 and fake.problems == fake.crashes
+
+
+def upload(payload: dict[str, Any], *files: tuple[str, bytes]) -> aiohttp.FormData:
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+    for index, (name, data) in enumerate(files):
+        form.add_field(f"files[{index}]", data, filename=name, content_type="image/png")
+    return form
+
+
+async def test_edits_keep_listed_attachments_and_refuse_missing_files(
+    fake: FakeDiscord, http: aiohttp.ClientSession, channel: Channel
+) -> None:
+    async with http.post(
+        f"channels/{channel.id}/messages", data=upload({"content": "v1"}, ("a.png", PNG))
+    ) as r:
+        sent = await r.json()
+    path = f"channels/{channel.id}/messages/{sent['id']}"
+    # No attachments list: the new file joins the old one.
+    async with http.patch(path, data=upload({"content": "v2"}, ("b.png", PNG))) as r:
+        assert [a["filename"] for a in (await r.json())["attachments"]] == ["a.png", "b.png"]
+    # A list naming a file that was not uploaded: refused, and the message is unchanged.
+    bad = {"content": "v3", "attachments": [{"id": 0, "filename": "c.png"}]}
+    async with http.patch(path, json=bad) as r:
+        assert r.status == 400
+    message = fake.messages[int(sent["id"])]
+    assert message.content == "v2" and [a.filename for a in message.attachments] == ["a.png", "b.png"]
+    assert fake.rejected and "no uploaded file" in fake.rejected[0]
