@@ -118,3 +118,19 @@ async def test_a_refused_sync_is_logged_and_retried_at_the_next_start(
         assert botmod.command_stamp_path(db).exists()
     finally:
         await stop_bot(bot, task)
+
+
+async def test_reconnects_after_the_gateway_drops_and_still_answers(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot, task = await start_bot(fake, tmp_path / "meeple.sqlite3")
+    try:
+        await fake.drop_gateway()
+        # The resume is refused (INVALID_SESSION), so the bot identifies again from scratch
+        # (discord.py spaces IDENTIFYs 5 s apart, hence the wait).
+        await fake.wait_for(lambda: len(fake.identifies) == 2, 20, "a second IDENTIFY")
+        channel = next(iter(fake.channels.values()))
+        await fake.wait_answered(await fake.slash("play tomatoes", fake.add_user("Ann"), channel))
+        await fake.wait_message(lambda m: m.channel_id == channel.id and "Join" in m.labels(), what="a lobby")
+    finally:
+        await stop_bot(bot, task)

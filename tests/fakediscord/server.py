@@ -127,6 +127,11 @@ class FakeDiscord:
             await self._runner.cleanup()
             self._runner = None
 
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close every gateway session as Discord does on an outage (the bot must reconnect)."""
+        for sock in list(self._sockets):
+            await sock.ws.close(code=code, message=b"dropped by the test")
+
     @property
     def api_base(self) -> str:
         """The REST base URL to give the bot (MEEPLE_DISCORD_API_BASE)."""
