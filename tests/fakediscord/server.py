@@ -39,7 +39,6 @@ ACK_LIMIT = 3.0
 # Discord's documented component and message limits; a payload over them gets 400 (50035).
 MAX_ROWS, MAX_ROW_BUTTONS, MAX_SELECT_OPTIONS = 5, 5, 25
 MAX_LABEL, MAX_CUSTOM_ID, MAX_CONTENT = 80, 100, 2000
-GUILD_MESSAGES_INTENT = 1 << 9
 
 
 @dataclass(slots=True)
@@ -51,6 +50,9 @@ class Request:
     query: dict[str, str]
     json: Any = None
     files: dict[str, bytes] = field(default_factory=dict)
+    """Uploaded files by form field ("files[0]", ...)."""
+    filenames: dict[str, str] = field(default_factory=dict)
+    """The file name each form field was uploaded with."""
     status: int = 0
     at: float = field(default_factory=time.monotonic)
     """When it arrived (time.monotonic)."""
@@ -588,7 +590,7 @@ class FakeDiscord:
                     record.json = json.loads(raw)
                 elif isinstance(value, web.FileField):
                     record.files[name] = value.file.read()
-                    record.files[name + ":filename"] = value.filename.encode()
+                    record.filenames[name] = value.filename
         else:
             raw = await request.read()
             if raw:
@@ -978,7 +980,7 @@ class FakeDiscord:
         if specs is None:
             # Without a list, every uploaded file is added to what the message had.
             result = list(msg.attachments)
-            specs = [{"id": name[6:-1]} for name in record.files if not name.endswith(":filename")]
+            specs = [{"id": name.removeprefix("files[").removesuffix("]")} for name in record.files]
         else:
             kept = {str(a["id"]) for a in specs if _is_existing(a, msg)}
             result = [a for a in msg.attachments if str(a.id) in kept]
@@ -988,7 +990,7 @@ class FakeDiscord:
             key = f"files[{spec.get('id')}]"
             if key not in record.files:
                 raise _Refused(f"attachment {spec!r} names no uploaded file")
-            filename = spec.get("filename") or record.files[key + ":filename"].decode()
+            filename = spec.get("filename") or record.filenames[key]
             content = record.files[key]
             result.append(
                 Attachment(
