@@ -256,3 +256,11 @@ def test_support_grey_cubes_can_counter_an_event_to_its_left() -> None:
     apply_effects(state)
     assert [s.id for s in state.queue] == ["E00", "EY2"] and state.queue[0].cubes == [NEUTRAL]
     assert state.players[0].taken == ["ER1"] and state.players[0].vp == sum(events()["ER1"].vp) // 2
+
+
+def test_a_black_die_that_can_be_beaten_cannot_be_declined() -> None:
+    # §5 step 6 [S7]: declining is not allowed.
+    state = countering([3])
+    (white,) = add_dice(state, 0, W, 1)
+    add_dice(state, 0, Y, 2)
+    assert Action("concede") not in options(state) and die(white) in options(state)

@@ -258,3 +258,32 @@ def test_several_dice_may_be_bought_from_the_same_player() -> None:
     dice = [Die(id=0, colour=Y, value=3, owner=1), Die(id=1, colour=Y, value=3, owner=1)]
     dice.append(Die(id=2, colour=Y, value=3, owner=0))
     assert groups.price(0, dice, "") == {1: 12}
+
+
+def test_no_thirteenth_citizen() -> None:
+    # §1 / §4.2: at most 12 citizens per player, so influence cannot bring a 13th.
+    state = table(2)
+    spare(state)
+    state.players[0].owned, state.players[0].supply = 12, 0
+    (red,) = add_dice(state, 0, R, 4)
+    assert Action("citizen") not in options(state)
+    assert target("building:0") not in options(state), "no citizen to place"
+    state.players[0].owned = 11
+    state = play(state, 0, Action("citizen"))
+    assert (state.players[0].owned, state.players[0].supply, state.players[0].influence) == (12, 1, 3)
+    assert Action("citizen") not in options(state) and target("building:0") in options(state)
+    state = play(state, 0, target("building:0"), die(red), Action("done"), Action.of("source", s="supply"))
+    assert state.buildings[PALACE][3] == 0 and state.players[0].supply == 0
+
+
+def test_city_hall_citizens_cost_no_wages() -> None:
+    # §3 phase 1: 10 deniers, then 1 per Bishopric citizen and 2 per Palace citizen; City Hall free.
+    from engine.troyes.flow import _income
+
+    state = table(2)
+    state.buildings[CITY_HALL] = [0] * 6
+    state.buildings[BISHOPRIC][0] = 0
+    state.buildings[PALACE][0] = 0
+    state.players[0].deniers = 1
+    _income(state)
+    assert state.players[0].deniers == 1 + 10 - 1 - 2
