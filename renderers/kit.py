@@ -1,0 +1,93 @@
+"""The shared drawing kit: a canvas with panels, text, pills, icons and dice, encoded to PNG."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from renderers import dice, palette, png, shapes
+from renderers.dice import DieStyle
+from renderers.layout import Box
+from renderers.palette import RGB
+from renderers.text import Font, fit, font, width
+
+__all__ = ["Box", "Canvas", "DieStyle", "dice", "font", "palette", "shapes"]
+
+
+class Canvas:
+    """An RGB image with the drawing operations the boards share."""
+
+    def __init__(self, w: int, h: int, background: RGB = palette.BACKGROUND) -> None:
+        self.image = Image.new("RGB", (w, h), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    @property
+    def box(self) -> Box:
+        """The whole canvas."""
+        return Box(0, 0, self.image.width, self.image.height)
+
+    def panel(
+        self,
+        box: Box,
+        fill: RGB = palette.PANEL,
+        edge: RGB | None = palette.PANEL_EDGE,
+        radius: int = 14,
+        thickness: int = 2,
+    ) -> None:
+        """A rounded rectangle, optionally outlined."""
+        self.draw.rounded_rectangle(
+            box.corners, radius=radius, fill=fill, outline=edge, width=thickness if edge else 0
+        )
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        *,
+        fill: RGB = palette.TEXT,
+        bold: bool = True,
+        anchor: str = "la",
+        max_width: float | None = None,
+    ) -> float:
+        """Draw `text` (cut with an ellipsis to `max_width`); return the width drawn."""
+        face = font(size, bold)
+        if max_width is not None:
+            text = fit(text, face, max_width)
+        self.draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+        return width(text, face)
+
+    def text_face(
+        self, xy: tuple[float, float], text: str, face: Font, fill: RGB, anchor: str = "la"
+    ) -> float:
+        """Draw `text` in a given font; return its width."""
+        self.draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+        return width(text, face)
+
+    @staticmethod
+    def pill_width(text: str, size: int) -> int:
+        """How wide `pill` draws `text` at `size`."""
+        return round(width(text, font(size))) + 2 * (size // 2)
+
+    def pill(self, x: int, y: int, text: str, size: int, fill: RGB, ink: RGB | None = None) -> Box:
+        """A rounded label with `text` whose top-left is (x, y); return its box."""
+        face = font(size)
+        box = Box(x, y, self.pill_width(text, size), size + size // 2)
+        self.draw.rounded_rectangle(box.corners, radius=box.h // 2, fill=fill)
+        self.draw.text(box.center, text, font=face, fill=ink or palette.ink_on(fill), anchor="mm")
+        return box
+
+    def paste(self, icon: Image.Image, x: int, y: int) -> None:
+        """Paste an RGBA icon with its top-left at (x, y), respecting transparency."""
+        self.image.paste(icon, (x, y), icon)
+
+    def paste_centred(self, icon: Image.Image, cx: int, cy: int) -> None:
+        """Paste an RGBA icon centred on (cx, cy)."""
+        self.paste(icon, cx - icon.width // 2, cy - icon.height // 2)
+
+    def die(self, x: int, y: int, size: int, value: int, style: DieStyle, faded: bool = False) -> None:
+        """A die face `size` pixels square with its top-left at (x, y)."""
+        self.paste(dice.die(value, style, size, faded), x, y)
+
+    def png(self) -> bytes:
+        """The canvas encoded as PNG bytes."""
+        return png.encode(self.image)

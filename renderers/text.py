@@ -1,0 +1,92 @@
+"""Fonts shipped with the project, player-name cleaning and text that fits a width."""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+from renderers.glyphs import font_coverage
+
+FONT_DIR = Path(__file__).parent / "fonts"
+REGULAR = FONT_DIR / "DejaVuSans.ttf"
+BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+ELLIPSIS = "…"
+
+Font = ImageFont.FreeTypeFont
+
+# Control, format (zero-width joiners, bidi overrides), surrogate, private-use and
+# unassigned characters never belong in a drawn name.
+_DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = True) -> Font:
+    """DejaVu Sans (bold by default) at `size` pixels, from the font files in the repo."""
+    return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+
+
+def drawable(char: str, bold: bool = True) -> bool:
+    """Whether the shipped font has a glyph for `char`."""
+    return char in font_coverage(BOLD if bold else REGULAR)
+
+
+def clean_name(name: str, seat: int, bold: bool = True) -> str:
+    """A player's name with what the font cannot draw removed; "Player N" if nothing is left."""
+    kept: list[str] = []
+    dropped_base = False
+    for char in unicodedata.normalize("NFC", name):
+        category = unicodedata.category(char)
+        if category in _DROPPED_CATEGORIES:
+            continue
+        if category.startswith("M"):
+            # A combining mark follows its base: it goes when its base went.
+            if not dropped_base and drawable(char, bold):
+                kept.append(char)
+            continue
+        if category.startswith("Z"):
+            kept.append(" ")
+            dropped_base = False
+            continue
+        # Styled look-alikes (fullwidth, mathematical letters) fall back to their plain form.
+        plain = char if drawable(char, bold) else unicodedata.normalize("NFKC", char)
+        dropped_base = not all(drawable(c, bold) for c in plain)
+        if not dropped_base:
+            kept.append(plain)
+    text = " ".join("".join(kept).split())
+    if not any(unicodedata.category(c)[0] in "LN" for c in text):
+        return f"Player {seat + 1}"
+    return text
+
+
+def width(text: str, face: Font) -> float:
+    """The advance width of `text` in `face`, in pixels."""
+    return face.getlength(text)
+
+
+def fit(text: str, face: Font, max_width: float) -> str:
+    """`text`, cut at a character boundary and ended with an ellipsis if it is wider than `max_width`."""
+    if width(text, face) <= max_width:
+        return text
+    cuts = [i for i in range(1, len(text)) if not unicodedata.category(text[i]).startswith("M")]
+    low, high = 0, len(cuts) - 1
+    best = ""
+    while low <= high:
+        mid = (low + high) // 2
+        candidate = text[: cuts[mid]].rstrip() + ELLIPSIS
+        if width(candidate, face) <= max_width:
+            best, low = candidate, mid + 1
+        else:
+            high = mid - 1
+    return best or ELLIPSIS
+
+
+def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = True) -> Font:
+    """The largest font from `size` down to `min_size` in which `text` fits `max_width`."""
+    for candidate in range(size, min_size - 1, -2):
+        face = font(candidate, bold)
+        if width(text, face) <= max_width:
+            return face
+    return font(min_size, bold)

@@ -1,0 +1,34 @@
+"""Write the README's sample boards (docs/board-*.png) from seeded mid-game bot playouts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.games import get_rules
+from renderers import has_renderer, render_png
+from renderers.playout import state_at
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri")
+SAMPLES = (("tomatoes", 4, 2024, 0.6), ("buttons", 4, 2024, 0.5))
+"""(game, players, seed, how far into the game) for each sample board."""
+
+
+def main() -> None:
+    """Draw each sample as a spectator sees it and save it under docs/."""
+    DOCS.mkdir(exist_ok=True)
+    for game, seats, seed, fraction in SAMPLES:
+        if not has_renderer(game):
+            continue
+        rules = get_rules(game)
+        state = state_at(rules, seats, seed, fraction)
+        path = DOCS / f"board-{game}.png"
+        path.write_bytes(render_png(game, rules.view(state, None), None, NAMES[:seats]))
+        print(f"{path}: {path.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""The drawing kit: dice faces, name cleaning, text fitting, PNG encoding, dispatch."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import renderers
+from renderers import dice, png
+from renderers.text import clean_name, fit, font, width
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_face_has_as_many_pips_as_its_value(value: int) -> None:
+    assert len(set(dice.pip_centres(value))) == value
+
+
+def test_dice_colours_also_differ_by_pip_shape_and_letter() -> None:
+    styles = (dice.RED, dice.BLACK, dice.GOLD)
+    assert len({s.pip_shape for s in styles}) == 3
+    assert len({s.letter for s in styles}) == 3
+
+
+def test_red_and_black_dice_differ_in_greyscale() -> None:
+    # What a reader without red-green vision sees: the faces must still differ.
+    red = dice.die(5, dice.RED, 60).convert("L")
+    black = dice.die(5, dice.BLACK, 60).convert("L")
+    assert red.tobytes() != black.tobytes()
+
+
+def test_a_long_name_is_cut_with_an_ellipsis_to_the_width() -> None:
+    face = font(30)
+    cut = fit("Bartholomew the Magnificent Gardener", face, 200)
+    assert cut.endswith("…")
+    assert width(cut, face) <= 200
+    assert fit("Al", face, 200) == "Al"
+
+
+def test_clean_name_drops_what_the_font_cannot_draw() -> None:
+    assert clean_name("Zoë\u202e\u0000", 0) == "Zoë"
+    assert clean_name("𝓐𝓵𝓲𝓬𝓮", 0) == "Alice"
+    assert clean_name("🍅🍅", 2) == "Player 3"
+    assert clean_name("   ", 0) == "Player 1"
+
+
+def test_png_encoding_uses_a_palette_and_keeps_the_size() -> None:
+    image = Image.new("RGB", (300, 200), (34, 38, 46))
+    image.paste(dice.die(6, dice.GOLD, 80), (10, 10), dice.die(6, dice.GOLD, 80))
+    data = png.encode(image)
+    decoded = Image.open(io.BytesIO(data))
+    assert decoded.mode == "P"
+    assert decoded.size == (300, 200)
+
+
+def test_a_game_without_a_board_raises_a_lookup_error() -> None:
+    # The presenter catches LookupError and posts the board as text only.
+    with pytest.raises(renderers.NoRenderer, match="troyes"):
+        renderers.render_png("troyes", object(), None, [])
+    assert issubclass(renderers.NoRenderer, LookupError)
+    assert not renderers.has_renderer("troyes")
+    assert renderers.has_renderer("tomatoes")

@@ -1,0 +1,76 @@
+"""The Diced Tomatoes board: every state of bot games draws; PNGs decode and stay small."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.tomatoes import RULES, Colour, Die, GameEnd, Phase, ScoreSlot, Token
+from renderers import render, render_png
+from renderers.playout import state_at, states
+from tests.renderers.helpers import NASTY_NAMES, decode
+
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
+VARIANTS: tuple[dict[str, Any], ...] = (
+    {},
+    {"golden_hybrid": False, "karma_overload": False, "dicey_rules": False, "pick_colours": True},
+)
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+@pytest.mark.parametrize("seats", range(1, 7))
+def test_every_few_steps_of_a_game_draws(seats: int, options: dict[str, Any]) -> None:
+    seen_over = False
+    for step, state in enumerate(states(RULES, seats, seats * 11, options)):
+        final = state.ended is not GameEnd.NONE
+        if step % 4 == 0 or final:
+            image = render("tomatoes", RULES.view(state, step % (seats + 1) or None), None, NAMES[:seats])
+            assert image.width == 1400
+        seen_over = seen_over or final
+    assert seen_over
+
+
+def test_the_largest_table_is_well_under_a_megabyte() -> None:
+    state = state_at(RULES, 6, 4, 0.9)
+    image = decode(render_png("tomatoes", RULES.view(state, 0), 0, NASTY_NAMES))
+    assert image.width == 1400
+
+
+def test_hostile_names_draw() -> None:
+    state = state_at(RULES, 6, 5, 0.5)
+    decode(render_png("tomatoes", RULES.view(state, None), None, NASTY_NAMES))
+    decode(render_png("tomatoes", RULES.view(state, None), None, ["", "", "", "", "", ""]))
+
+
+def test_a_seat_view_differs_from_the_spectator_view() -> None:
+    state = state_at(RULES, 3, 6, 0.3)
+    spectator = render("tomatoes", RULES.view(state, None), None, NAMES[:3])
+    seat = render("tomatoes", RULES.view(state, 1), 1, NAMES[:3])
+    assert spectator.size == seat.size
+    assert spectator.tobytes() != seat.tobytes()  # the "YOU" tag (and "Your turn" for the mover)
+
+
+def test_the_board_shows_what_changes() -> None:
+    """Harvests, vines, karma and the final round each change the picture."""
+    state = RULES.setup(2, None, 1)
+    base = render("tomatoes", state, None, NAMES[:2]).tobytes()
+
+    def changed(edit: Any) -> bool:
+        twin = RULES.clone(state)
+        edit(twin)
+        return render("tomatoes", twin, None, NAMES[:2]).tobytes() != base
+
+    red = Die(Colour.RED, 4)
+    assert changed(lambda s: s.players[1].slots.append(ScoreSlot(red, 4, 3, True)))
+    assert changed(lambda s: setattr(s.players[0], "tokens", [Token(dice=[red]), Token(), Token()]))
+    assert changed(lambda s: setattr(s.players[0], "karma", 5))
+    assert changed(lambda s: setattr(s.players[0], "karma_bits", 2))
+    assert changed(lambda s: setattr(s, "final_round", True))
+    assert changed(lambda s: s.players[1].hand.append(Die(Colour.GOLD, 1)))
+
+    def rolled(s: Any) -> None:
+        s.rolled = [Die(Colour.BLACK, 2)]
+        s.phase = Phase.PLACE
+
+    assert changed(rolled)
