@@ -12,7 +12,7 @@ from renderers import png
 
 Renderer = Callable[..., Image.Image]
 
-_MODULES = {"tomatoes": "renderers.tomatoes"}
+_MODULES = {"tomatoes": "renderers.tomatoes", "buttons": "renderers.buttons"}
 """Game id -> the module whose `render(view, viewer, names)` draws it (imported on first use)."""
 
 
@@ -35,9 +35,9 @@ def renderer(game_id: str) -> Renderer:
     return draw
 
 
-def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str]) -> Image.Image:
+def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> Image.Image:
     """`view` of `game_id` as `viewer` (None: a spectator) sees it, as a Pillow image."""
-    return renderer(game_id)(view, viewer, names)
+    return renderer(game_id)(view, viewer, names, **kw)
 
 
 def render_png(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> bytes:
@@ -46,5 +46,4 @@ def render_png(game_id: str, view: Any, viewer: int | None, names: Sequence[str]
     Extra keywords go to the game's renderer (Buttons takes `legal_cells`). Blocking: call it
     in a worker thread.
     """
-    draw = renderer(game_id)
-    return png.encode(draw(view, viewer, names, **kw))
+    return png.encode(render(game_id, view, viewer, names, **kw))

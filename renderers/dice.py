@@ -81,7 +81,7 @@ def _pip(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style: DieSt
         s = r * 1.2
         draw.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=style.pip)
     else:
-        draw.polygon(star_points(cx, cy, r * 1.35, 0.5), fill=style.pip)
+        draw.polygon(star_points(cx, cy, r * 1.7, 0.5), fill=style.pip)
 
 
 @lru_cache(maxsize=512)

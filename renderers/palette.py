@@ -45,6 +45,10 @@ BUTTON_RED: RGB = (213, 94, 0)
 BUTTON_YELLOW: RGB = (240, 228, 66)
 BUTTON_GREEN: RGB = (0, 158, 115)
 BUTTON_BLUE: RGB = (86, 150, 230)
+BUTTON_FACE: RGB = (248, 244, 232)
+BUTTON_EDGE: RGB = (40, 36, 44)
+TARGET: RGB = (255, 255, 255)
+"""The outline of a cell the open roll lets a player use."""
 WHITE_DIE: RGB = (246, 246, 240)
 GOLD_PIP: RGB = (214, 160, 0)
 

@@ -159,3 +159,21 @@ def tick(size: int, fill: RGB) -> Image.Image:
         )
 
     return supersampled(size, size, paint)
+
+
+@lru_cache(maxsize=16)
+def button(size: int, fill: RGB = palette.BUTTON_FACE, edge: RGB = palette.BUTTON_EDGE) -> Image.Image:
+    """A sewing button seen from above: a rimmed disc with four holes."""
+
+    def paint(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+        rim = max(2, w // 12)
+        draw.ellipse((0, 0, w - 1, h - 1), fill=edge)
+        draw.ellipse((rim, rim, w - 1 - rim, h - 1 - rim), fill=fill)
+        draw.ellipse((w * 0.2, h * 0.2, w * 0.8, h * 0.8), outline=palette.mix(fill, edge, 0.45), width=rim)
+        hole = w * 0.075
+        for dx in (-1, 1):
+            for dy in (-1, 1):
+                cx, cy = w / 2 + dx * w * 0.12, h / 2 + dy * h * 0.12
+                draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=edge)
+
+    return supersampled(size, size, paint)

@@ -105,7 +105,7 @@ def _result_line(view: TomatoState, names: list[str], scores: list[int]) -> str:
         won = len(view.players[0].slots) >= SLOTS_PER_TRACK
         return f"Game over: {'won' if won else 'lost'}, {scores[0]} of 6 slots matched"
     best = max(scores)
-    winners = [names[seat] for seat, score in enumerate(scores) if score == best]
+    winners = [fit(names[seat], font(38), 420) for seat, score in enumerate(scores) if score == best]
     points = f"{best} point{'' if abs(best) == 1 else 's'}"
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins with {points}"

@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import get_rules
 from renderers import has_renderer, render_png
-from renderers.playout import state_at
+from renderers.playout import states
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri")
@@ -24,7 +24,11 @@ def main() -> None:
         if not has_renderer(game):
             continue
         rules = get_rules(game)
-        state = state_at(rules, seats, seed, fraction)
+        every = list(states(rules, seats, seed))
+        # The first state past that point where a player is placing: the roll is on show.
+        state = next(
+            s for s in every[int(len(every) * fraction) :] if any(p.kind == "place" for p in rules.prompts(s))
+        )
         path = DOCS / f"board-{game}.png"
         path.write_bytes(render_png(game, rules.view(state, None), None, NAMES[:seats]))
         print(f"{path}: {path.stat().st_size} bytes")

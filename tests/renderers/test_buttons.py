@@ -1,0 +1,70 @@
+"""The Buttons board: every state of bot games draws; roll targets, names and sizes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.buttons import RULES
+from engine.buttons.state import ButtonsState, Phase
+from renderers import render, render_png
+from renderers.playout import state_at, states
+from tests.renderers.helpers import NASTY_NAMES, decode
+
+NAMES = ("Ana", "Bo", "Cy", "Di")
+
+
+def _open_roll(seats: int, seed: int) -> ButtonsState:
+    """A state where the roller has at least one cell to choose from."""
+    for state in states(RULES, seats, seed):
+        found: ButtonsState = state
+        if found.phase is Phase.PLACE and found.candidate_cells(found.active):
+            return found
+    raise AssertionError("no open roll")
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_few_steps_of_a_game_draws(seats: int) -> None:
+    seen = set()
+    for step, state in enumerate(states(RULES, seats, seats * 13)):
+        if step % 3 == 0 or state.phase is Phase.OVER:
+            viewer = step % (seats + 1) or None
+            image = render("buttons", RULES.view(state, viewer), viewer, NAMES[:seats])
+            assert image.width == 1400
+            seen.add(state.phase)
+    assert seen == set(Phase)
+
+
+def test_the_largest_table_with_hostile_names_is_well_under_a_megabyte() -> None:
+    state = state_at(RULES, 4, 3, 0.7)
+    decode(render_png("buttons", RULES.view(state, 2), 2, NASTY_NAMES[:4]))
+    decode(render_png("buttons", RULES.view(state, None), None, ["", "", "", ""]))
+
+
+def test_the_viewers_legal_cells_are_marked() -> None:
+    state = _open_roll(3, 4)
+    seat = state.active
+    marked = render("buttons", state, seat, NAMES[:3]).tobytes()
+    assert render("buttons", state, seat, NAMES[:3], legal_cells=[]).tobytes() != marked
+    given = state.candidate_cells(seat)
+    assert render("buttons", state, seat, NAMES[:3], legal_cells=given).tobytes() == marked
+    data = render_png("buttons", state, seat, NAMES[:3], legal_cells=given)
+    decode(data)
+
+
+def test_a_seat_view_differs_from_the_spectator_view() -> None:
+    state = _open_roll(2, 9)
+    spectator = render("buttons", RULES.view(state, None), None, NAMES[:2])
+    seat = render("buttons", RULES.view(state, 0), 0, NAMES[:2])
+    assert spectator.tobytes() != seat.tobytes()
+
+
+def test_stars_and_buttons_change_the_picture() -> None:
+    state = RULES.setup(2, None, 5)
+    base = render("buttons", state, None, NAMES[:2]).tobytes()
+    with_button = RULES.clone(state)
+    with_button.boards[1].buttons.append((3, 4))
+    with_star = RULES.clone(state)
+    with_star.boards[1].stars.append((3, 4))
+    drawn = {render("buttons", s, None, NAMES[:2]).tobytes() for s in (with_button, with_star)}
+    assert len(drawn) == 2
+    assert base not in drawn
