@@ -1,0 +1,81 @@
+"""Board image speed: time to draw a board (p50/p95) beside the time to encode it as PNG.
+
+Run by hand: .venv/bin/python bench/bench_render.py [--boards 60]
+
+For each game and player count, boards are taken evenly from seeded greedy-bot games.
+"draw" = the game's `render` (Pillow image); "encode" = `renderers.png.encode` of that image
+(palette reduction and zlib); "total" is what `render_png` costs the cog's worker thread.
+The last column is the PNG size (p50 / max). CPU time, so other processes do not inflate it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.games import get_rules
+from renderers import png, render
+from renderers.playout import states
+
+clock = time.process_time
+CASES = (("tomatoes", (2, 4, 6)), ("buttons", (2, 3, 4)))
+NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of the sorted values fall."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def ms(values: list[float]) -> str:
+    """p50 / p95 in milliseconds."""
+    return f"p50 {percentile(values, 0.5) * 1e3:5.1f}  p95 {percentile(values, 0.95) * 1e3:5.1f} ms"
+
+
+def sample(game: str, players: int, boards: int) -> list[object]:
+    """`boards` states spread over seeded bot games of `game`."""
+    rules = get_rules(game)
+    picked: list[object] = []
+    seed = 1
+    while len(picked) < boards:
+        every = list(states(rules, players, seed))
+        step = max(1, len(every) // 20)
+        picked += [rules.view(s, None) for s in every[::step]]
+        seed += 1
+    return picked[:boards]
+
+
+def main() -> None:
+    """Print the figures for every game and player count."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=60)
+    args = parser.parse_args()
+    for game, counts in CASES:
+        for players in counts:
+            views = sample(game, players, args.boards)
+            render(game, views[0], None, NAMES[:players])  # warm the font and icon caches
+            draw: list[float] = []
+            encode: list[float] = []
+            total: list[float] = []
+            sizes: list[int] = []
+            for view in views:
+                start = clock()
+                image = render(game, view, None, NAMES[:players])
+                drawn = clock()
+                data = png.encode(image)
+                done = clock()
+                draw.append(drawn - start)
+                encode.append(done - drawn)
+                total.append(done - start)
+                sizes.append(len(data))
+            size = f"{percentile([float(s) for s in sizes], 0.5) / 1e3:.0f}/{max(sizes) / 1e3:.0f} kB"
+            print(f"{game:9} {players}p  draw {ms(draw)} | encode {ms(encode)} | total {ms(total)} | {size}")
+
+
+if __name__ == "__main__":
+    main()
