@@ -28,9 +28,6 @@ class Coverage:
         i = bisect.bisect_right(self._starts, code) - 1
         return i >= 0 and code <= self._ends[i]
 
-    def __len__(self) -> int:
-        return sum(end - start + 1 for start, end in zip(self._starts, self._ends, strict=True))
-
 
 def _format4(data: bytes, at: int) -> list[tuple[int, int]]:
     seg_count = struct.unpack_from(">H", data, at + 6)[0] // 2

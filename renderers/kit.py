@@ -8,7 +8,7 @@ from renderers import dice, palette, png, shapes
 from renderers.dice import DieStyle
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import Font, fit, font, width
+from renderers.text import fit, font, width
 
 __all__ = ["Box", "Canvas", "DieStyle", "dice", "font", "palette", "shapes"]
 
@@ -53,13 +53,6 @@ class Canvas:
         face = font(size, bold)
         if max_width is not None:
             text = fit(text, face, max_width)
-        self.draw.text(xy, text, font=face, fill=fill, anchor=anchor)
-        return width(text, face)
-
-    def text_face(
-        self, xy: tuple[float, float], text: str, face: Font, fill: RGB, anchor: str = "la"
-    ) -> float:
-        """Draw `text` in a given font; return its width."""
         self.draw.text(xy, text, font=face, fill=fill, anchor=anchor)
         return width(text, face)
 

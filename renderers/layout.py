@@ -71,11 +71,6 @@ class Box:
         return boxes
 
 
-def row_positions(count: int, item: int, gap: int, start: int) -> list[int]:
-    """The left edges of `count` items `item` wide, `gap` apart, from `start`."""
-    return [start + i * (item + gap) for i in range(count)]
-
-
 def row_width(count: int, item: int, gap: int) -> int:
     """The width of `count` items `item` wide with `gap` between them."""
     return max(0, count * item + (count - 1) * gap)

@@ -50,7 +50,6 @@ BUTTON_EDGE: RGB = (40, 36, 44)
 TARGET: RGB = (255, 255, 255)
 """The outline of a cell the open roll lets a player use."""
 WHITE_DIE: RGB = (246, 246, 240)
-GOLD_PIP: RGB = (214, 160, 0)
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:

@@ -134,34 +134,6 @@ def arrow(size: int, fill: RGB = palette.ACTIVE) -> Image.Image:
 
 
 @lru_cache(maxsize=16)
-def cross(size: int, fill: RGB) -> Image.Image:
-    """A bold X: marks a player who is out."""
-
-    def paint(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
-        thick = max(2, w // 6)
-        draw.line((w * 0.15, h * 0.15, w * 0.85, h * 0.85), fill=fill, width=thick)
-        draw.line((w * 0.85, h * 0.15, w * 0.15, h * 0.85), fill=fill, width=thick)
-
-    return supersampled(size, size, paint)
-
-
-@lru_cache(maxsize=16)
-def tick(size: int, fill: RGB) -> Image.Image:
-    """A check mark: marks a player who stopped safely."""
-
-    def paint(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
-        thick = max(2, w // 6)
-        draw.line(
-            [(w * 0.12, h * 0.55), (w * 0.4, h * 0.82), (w * 0.9, h * 0.2)],
-            fill=fill,
-            width=thick,
-            joint="curve",
-        )
-
-    return supersampled(size, size, paint)
-
-
-@lru_cache(maxsize=16)
 def button(size: int, fill: RGB = palette.BUTTON_FACE, edge: RGB = palette.BUTTON_EDGE) -> Image.Image:
     """A sewing button seen from above: a rimmed disc with four holes."""
 

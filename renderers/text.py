@@ -81,12 +81,3 @@ def fit(text: str, face: Font, max_width: float) -> str:
         else:
             high = mid - 1
     return best or ELLIPSIS
-
-
-def fit_font(text: str, max_width: float, size: int, min_size: int, bold: bool = True) -> Font:
-    """The largest font from `size` down to `min_size` in which `text` fits `max_width`."""
-    for candidate in range(size, min_size - 1, -2):
-        face = font(candidate, bold)
-        if width(text, face) <= max_width:
-            return face
-    return font(min_size, bold)

@@ -118,7 +118,12 @@ def _table(canvas: Canvas, box: Box, view: TomatoState, names: list[str]) -> Non
     inner = box.inset(18, 12)
     bushel_box, left = inner.take_right(470, 20)
     # Roll area.
-    label = "Rolled dice" if view.rolled or view.phase is not Phase.ROLL else "To roll"
+    if view.rolled:
+        label = "Rolled dice"
+    elif view.phase is Phase.ROLL and view.ended is GameEnd.NONE:
+        label = "To roll"
+    else:
+        label = "No dice on the table"
     canvas.text((left.x, left.y), label, 22, fill=palette.TEXT_DIM)
     size = 58
     x = left.x
@@ -199,22 +204,23 @@ def _name_column(
     y = box.y + 42
     unit = "matched" if view.solo else ("pt" if abs(score) == 1 else "pts")
     used = canvas.text((box.x, y), str(score), 44)
-    canvas.text((box.x + used + 8, y + 36), unit, 22, fill=palette.TEXT_DIM, anchor="ls")
+    used += 8 + canvas.text((box.x + used + 8, y + 36), unit, 22, fill=palette.TEXT_DIM, anchor="ls")
+    # Tags in order of importance; one that does not fit the column is left out.
     tags: list[tuple[str, palette.RGB]] = []
     if is_viewer:
         tags.append(("YOU", palette.GOOD))
+    if view.first_to_six == seat:
+        tags.append(("6 first", palette.STAR))
     if not view.solo:
         if seat == view.first_seat:
             tags.append(("1st", palette.PANEL_EDGE))
         elif seat == view.last_seat:
             tags.append(("last", palette.PANEL_EDGE))
-    if view.first_to_six == seat:
-        tags.append(("6 first", palette.STAR))
-    tx = box.x + 120
+    tx = box.x + round(used) + 10
     for text, fill in tags:
-        if tx > box.right - 40:
-            break
-        tx = canvas.pill(tx, y + 8, text, 18, fill).right + 6
+        if tx + canvas.pill_width(text, 18) > box.right:
+            continue
+        tx = canvas.pill(tx, y + 12, text, 18, fill).right + 6
     y = box.bottom - 34
     if player.hand:
         used = canvas.text((box.x, y + 16), "next roll", 20, fill=palette.TEXT_DIM, anchor="lm", bold=False)
