@@ -25,7 +25,8 @@ def test_every_few_steps_of_a_game_draws(seats: int, options: dict[str, Any]) ->
     for step, state in enumerate(states(RULES, seats, seats * 11, options)):
         final = state.ended is not GameEnd.NONE
         if step % 4 == 0 or final:
-            image = render("tomatoes", RULES.view(state, step % (seats + 1) or None), None, NAMES[:seats])
+            viewer = step % (seats + 1) or None
+            image = render("tomatoes", RULES.view(state, viewer), viewer, NAMES[:seats])
             assert image.width == 1400
         seen_over = seen_over or final
     assert seen_over
