@@ -179,10 +179,10 @@ class Store:
             raise StoreUnavailable() from exc
         store = cls(db, text)
         try:
-            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA foreign_keys = ON")
+            await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await _run(db, "PRAGMA journal_mode = WAL")
+            await _run(db, "PRAGMA synchronous = NORMAL")
+            await _run(db, "PRAGMA foreign_keys = ON")
             await store._migrate()
         except BaseException:
             await db.close()
@@ -211,8 +211,8 @@ class Store:
         for step in range(current, SCHEMA_VERSION):
             async with self.transaction() as db:
                 for statement in _statements(MIGRATIONS[step]):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {step + 1}")
+                    await _run(db, statement)
+                await _run(db, f"PRAGMA user_version = {step + 1}")
             log.info("database %s migrated to schema %d", self.path, step + 1)
 
     @asynccontextmanager
@@ -220,15 +220,15 @@ class Store:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; database errors become StoreUnavailable."""
         async with self._lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
+                await _run(self._db, "BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise StoreUnavailable() from exc
             try:
                 yield self._db
-                await self._db.execute("COMMIT")
+                await _run(self._db, "COMMIT")
             except BaseException as exc:
                 try:
-                    await self._db.execute("ROLLBACK")
+                    await _run(self._db, "ROLLBACK")
                 except sqlite3.Error:
                     log.exception("rollback failed")
                 if isinstance(exc, sqlite3.Error):
@@ -249,7 +249,8 @@ class Store:
     async def insert_table(self, table: Table) -> Table:
         """Store a new table (its id is ignored) and return it with its id."""
         async with self.transaction() as db:
-            cursor = await db.execute(
+            done = await _run(
+                db,
                 "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
                 "board_message_id, host_id, status, options, seed, state, version, created_at, "
                 "updated_at, timing, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -272,7 +273,7 @@ class Store:
                     table.revision,
                 ),
             )
-            table_id = cursor.lastrowid
+            table_id = done.lastrowid
             assert table_id is not None
             await self._write_seats(db, table_id, table.seats)
             await self._write_deadlines(db, table_id, table.deadlines)
@@ -316,11 +317,12 @@ class Store:
         drop_undo_snapshots: bool,
     ) -> None:
         if drop_undo_snapshots:
-            await db.execute(
-                "UPDATE actions SET before = NULL WHERE table_id = ? AND before IS NOT NULL", (new.id,)
+            await _run(
+                db, "UPDATE actions SET before = NULL WHERE table_id = ? AND before IS NOT NULL", (new.id,)
             )
         if mark_undone is not None:
-            await db.execute(
+            await _run(
+                db,
                 "UPDATE actions SET undone = 1, before = NULL WHERE table_id = ? AND seq = ?",
                 (new.id, mark_undone),
             )
@@ -332,7 +334,8 @@ class Store:
     ) -> bool:
         if snapshot is None and new.state is not None:
             snapshot = new.rules.encode(new.state)
-        cursor = await db.execute(
+        done = await _run(
+            db,
             "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
             "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
             "revision = ? WHERE id = ? AND version = ? AND revision = ?",
@@ -354,13 +357,14 @@ class Store:
                 old.revision,
             ),
         )
-        return cursor.rowcount == 1
+        return done.rowcount == 1
 
     async def _append_actions(
         self, db: aiosqlite.Connection, table_id: int, entries: Iterable[NewAction]
     ) -> None:
         for entry in entries:
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source, "
                 "before) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ? "
                 "FROM actions WHERE table_id = ?",
@@ -378,8 +382,9 @@ class Store:
             )
 
     async def _write_seats(self, db: aiosqlite.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
-        await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        await db.executemany(
+        await _run(db, "DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await _run_many(
+            db,
             "INSERT INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, prompt_version) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -391,8 +396,9 @@ class Store:
     async def _write_deadlines(
         self, db: aiosqlite.Connection, table_id: int, deadlines: Sequence[Deadline]
     ) -> None:
-        await db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-        await db.executemany(
+        await _run(db, "DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+        await _run_many(
+            db,
             "INSERT INTO deadlines (table_id, seat, kind, due_at, count) VALUES (?, ?, ?, ?, ?)",
             [(table_id, d.seat, d.kind.value, d.due_at, d.count) for d in deadlines],
         )
@@ -565,6 +571,32 @@ class Store:
                 Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
             ),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """What a finished write statement reports."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> _Done:
+    """Run one statement and close its cursor.
+
+    A statement that returns rows (PRAGMA busy_timeout, journal_mode) stays in progress
+    until its cursor is read to the end or closed, and SQLite refuses a COMMIT meanwhile
+    ("cannot commit transaction - SQL statements in progress"); an unreferenced cursor is
+    closed only when the garbage collector gets to it.
+    """
+    async with db.execute(sql, params) as cursor:
+        return _Done(cursor.rowcount, cursor.lastrowid)
+
+
+async def _run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    """Run one statement for each of `rows` and close its cursor."""
+    async with db.executemany(sql, rows):
+        pass
 
 
 def _statements(script: str) -> list[str]:

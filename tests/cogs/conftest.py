@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import itertools
 import logging
 import types
@@ -20,7 +19,7 @@ import bot as botmod
 import tables.service
 from cogs.platform import presenter
 from settings import Settings
-from tables import Store, TableService
+from tables import TableService
 
 GAME_SEED = 20261121
 """The seed of the first game a test starts (the next games count up from it)."""
@@ -29,15 +28,6 @@ GAME_SEED = 20261121
 def make_bot(db: Path) -> botmod.MeepleBot:
     """A real MeepleBot on `db` (command sync stamps live beside it)."""
     return botmod.create_bot(Settings(token="simcord", db_path=db, bot_delay=0.0))
-
-
-def _release_cursors() -> None:
-    """Collect the unreferenced cursors of Store.open's PRAGMAs, which return rows.
-
-    Under simcord they linger in reference cycles, and SQLite refuses a COMMIT while a
-    statement is still in progress ("cannot commit transaction - SQL statements in progress").
-    """
-    gc.collect()
 
 
 class Harness:
@@ -70,7 +60,6 @@ class Harness:
         await self.env.settle()
         await old.tables.close()
         await self.env.restart_bot(make_bot(self.db))
-        _release_cursors()
         await self.env.settle()
 
     def thread(self) -> Any:
@@ -115,15 +104,10 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
     # Reproducible games: the service draws each game's seed from `secrets`.
     seeds = itertools.count(GAME_SEED)
     monkeypatch.setattr(tables.service, "secrets", types.SimpleNamespace(randbits=lambda bits: next(seeds)))
-    # Migrate before simcord attaches: under simcord the cursors of Store.open's PRAGMAs
-    # (which return rows) stay alive a moment, and SQLite then refuses the migration's COMMIT.
     db = tmp_path / "meeple.sqlite3"
-    store = await Store.open(db)
-    await store.close()
     env = simcord.Env(make_bot(db), settle_timeout=30.0)
     monkeypatch.setattr(TableService, "_deliver", _declared_deliver(env))
     await env.start()
-    _release_cursors()
     harness = Harness(env, db)
     try:
         yield harness
