@@ -6,6 +6,9 @@ Public API (stable; grown only compatibly):
 
     store = await Store.open("data/meeple.db")        # creates folder + file, migrates
     service = TableService(store, bot_delay=1.5)      # clock=time.time by default
+    # Harnesses: clock_loop=False (clocks fire only through run_due) and idle_wait (wraps the
+    # delivery task's wait for the next update, e.g. simcord's Env.external_wait); both may
+    # also be set as attributes before start().
     service.subscribe(on_change)                      # async (Update | Notice) -> None
     await service.start()                             # resume bots, start the clock loop
     ...
@@ -90,7 +93,7 @@ from tables.models import (
     Update,
     UpdateKind,
 )
-from tables.service import Listener, TableService
+from tables.service import IdleWait, Listener, TableService
 from tables.store import Store
 
 __all__ = [
@@ -99,6 +102,7 @@ __all__ = [
     "Deadline",
     "DeadlineKind",
     "GameNotRunning",
+    "IdleWait",
     "IllegalMove",
     "Listener",
     "LobbyClosed",

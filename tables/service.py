@@ -9,7 +9,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine.core import UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
 from engine.games import UnknownGame as EngineUnknownGame
@@ -54,13 +54,37 @@ log = logging.getLogger(__name__)
 Listener = Callable[[Update | Notice], Awaitable[None]]
 """An async callback receiving every Update and Notice, in order."""
 
+_T = TypeVar("_T")
+
+
+class IdleWait(Protocol):
+    """Awaits `awaitable` on the service's behalf, where the service sits idle until more work comes.
+
+    A test harness that joins all running work (simcord's `Env.external_wait`) uses it to
+    tell a waiting-for-input task from a stuck one; `reason` names the wait.
+    """
+
+    def __call__(self, awaitable: Awaitable[_T], reason: str, /) -> Awaitable[_T]: ...
+
+
+async def plain_wait(awaitable: Awaitable[_T], reason: str, /) -> _T:
+    """The default IdleWait: just await."""
+    return await awaitable
+
+
 OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
 
 _PRIORITY = {DeadlineKind.REPLACE: 0, DeadlineKind.TIMEOUT: 1, DeadlineKind.REMIND: 2}
 
 
 class TableService:
-    """Everything the cogs do to tables; one lock per table, the database as the truth."""
+    """Everything the cogs do to tables; one lock per table, the database as the truth.
+
+    Two settings serve test harnesses; set them (as keywords or attributes) before start():
+    `clock_loop=False` leaves the clocks to explicit run_due calls, and `idle_wait` wraps
+    the wait of the delivery task for its next update, the service's only idle wait once
+    the clock loop is off.
+    """
 
     def __init__(
         self,
@@ -71,6 +95,8 @@ class TableService:
         poll_interval: float = 30.0,
         replacement_bot: str = "greedy",
         bot_retries: int = 5,
+        clock_loop: bool = True,
+        idle_wait: IdleWait = plain_wait,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -78,6 +104,10 @@ class TableService:
         self.poll_interval = poll_interval
         self.replacement_bot = replacement_bot
         self.bot_retries = bot_retries
+        self.clock_loop = clock_loop
+        """Whether start() starts the loop firing due clocks (else only run_due fires them)."""
+        self.idle_wait = idle_wait
+        """How the delivery task awaits its next update."""
         self._cache: dict[int, Table] = {}
         # The encoded snapshot of each cached state, by table: (version, JSON). Saves encoding
         # a state twice: once as the new snapshot, again as the next move's undo snapshot.
@@ -94,12 +124,12 @@ class TableService:
     # -- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume: schedule bots of games waiting on one, and start the clock loop."""
+        """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop)."""
         for table in await self.store.find(statuses=(TableStatus.PLAYING,)):
             async with self._lock(table.id):
                 # A move committed since the read above is already cached and newer.
                 self._kick_bots(self._cache.setdefault(table.id, table))
-        if self._clock_task is None:
+        if self.clock_loop and self._clock_task is None:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="tables-clock")
 
     async def close(self) -> None:
@@ -741,7 +771,7 @@ class TableService:
 
     async def _deliver(self, queue: asyncio.Queue[Update | Notice]) -> None:
         while True:
-            item = await queue.get()
+            item = await self.idle_wait(queue.get(), "table service: waiting for the next update")
             try:
                 for listener in list(self._listeners):
                     try:

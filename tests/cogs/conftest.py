@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
-import logging
 import types
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +17,33 @@ import bot as botmod
 import tables.service
 from cogs.platform import presenter
 from settings import Settings
-from tables import TableService
 
 GAME_SEED = 20261121
 """The seed of the first game a test starts (the next games count up from it)."""
 
 
-def make_bot(db: Path) -> botmod.MeepleBot:
-    """A real MeepleBot on `db` (command sync stamps live beside it)."""
-    return botmod.create_bot(Settings(token="simcord", db_path=db, bot_delay=0.0))
+class SimcordBot(botmod.MeepleBot):
+    """The real MeepleBot, its table service set for simcord before it starts.
+
+    Clocks fire only when a test calls run_due (with a fake time), and the delivery task's
+    wait for the next update is declared to simcord as intended, so settling can finish.
+    """
+
+    def __init__(self, settings: Settings, env: Callable[[], simcord.Env]) -> None:
+        super().__init__(settings)
+        self._env = env
+
+    async def setup_hook(self) -> None:
+        """Set up as the real bot does, then set the table service for the simulation."""
+        await super().setup_hook()
+        env = self._env()
+        self.tables.clock_loop = False
+        self.tables.idle_wait = lambda awaitable, reason: env.external_wait(awaitable, reason=reason)
+
+
+def make_bot(db: Path, env: Callable[[], simcord.Env]) -> botmod.MeepleBot:
+    """A real MeepleBot on `db` (command sync stamps live beside it), attached to `env` later."""
+    return SimcordBot(Settings(token="simcord", db_path=db, bot_delay=0.0), env)
 
 
 class Harness:
@@ -59,7 +75,7 @@ class Harness:
         old = self.bot
         await self.env.settle()
         await old.tables.close()
-        await self.env.restart_bot(make_bot(self.db))
+        await self.env.restart_bot(make_bot(self.db, lambda: self.env))
         await self.env.settle()
 
     def thread(self) -> Any:
@@ -75,38 +91,14 @@ class Harness:
         return message
 
 
-async def _no_clock_loop(self: TableService) -> None:
-    """Tests fire clocks with run_due: simcord cannot settle while the loop waits on its stop event."""
-
-
-def _declared_deliver(env: simcord.Env) -> Any:
-    """TableService._deliver with its idle wait declared to simcord (else settling never ends)."""
-
-    async def _deliver(self: TableService, queue: asyncio.Queue[Any]) -> None:
-        while True:
-            item = await env.external_wait(queue.get(), reason="table service update queue")
-            try:
-                for listener in list(self._listeners):
-                    try:
-                        await listener(item)
-                    except Exception:
-                        logging.getLogger("tables").exception("table listener failed")
-            finally:
-                queue.task_done()
-
-    return _deliver
-
-
 @contextlib.asynccontextmanager
 async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """A running simulated Discord with the Meeple bot logged in; bots move without delay."""
-    monkeypatch.setattr(TableService, "_clock_loop", _no_clock_loop)
     # Reproducible games: the service draws each game's seed from `secrets`.
     seeds = itertools.count(GAME_SEED)
     monkeypatch.setattr(tables.service, "secrets", types.SimpleNamespace(randbits=lambda bits: next(seeds)))
     db = tmp_path / "meeple.sqlite3"
-    env = simcord.Env(make_bot(db), settle_timeout=30.0)
-    monkeypatch.setattr(TableService, "_deliver", _declared_deliver(env))
+    env = simcord.Env(make_bot(db, lambda: env), settle_timeout=30.0)
     await env.start()
     harness = Harness(env, db)
     try:
