@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.core import Action, Prompt
 from engine.rng import Rng
 from engine.tomatoes.karma import KARMA_ACTIONS, completion_karma
-from engine.tomatoes.placement import fits, flipped_seed_fits
+from engine.tomatoes.placement import accepted_values, flipped_seed_fits
 from engine.tomatoes.state import (
     BITS_PER_KARMA,
     SLOTS_PER_TRACK,
@@ -24,6 +26,13 @@ OPPONENT_WEIGHT = 0.8
 """How much hurting an opponent counts against helping yourself."""
 SPEND_THRESHOLD = 0.3
 """A karma action must gain at least this much to be worth doing."""
+KARMA_COSTS = {kind: spec.cost for kind, spec in KARMA_ACTIONS.items()}
+"""Karma action prices by Action.kind (plain ints: enum properties are slow in this hot loop)."""
+
+
+def colour_shift(colour: Colour) -> int:
+    """What a die of this colour adds to a vine's value: -1 black, +1 gold, 0 red."""
+    return -1 if colour is Colour.BLACK else 1 if colour is Colour.GOLD else 0
 
 
 def vine_value(dice: list[Die]) -> int:
@@ -35,6 +44,9 @@ def vine_value(dice: list[Die]) -> int:
         elif die.colour is Colour.GOLD:
             value += 1
     return value
+
+
+_PlaceArgs = tuple[tuple[str, int], tuple[str, int], tuple[str, int]]
 
 
 class GreedyBot:
@@ -52,17 +64,26 @@ class GreedyBot:
 
 
 class _Judge:
-    """Scores placement and karma options for one seat on one view."""
+    """Scores placement and karma options for one seat on one view.
+
+    Every token's current worth is computed once; the best placement for a die is tabled per
+    colour for all six faces at once, because a die added to a vine changes its value by its
+    colour only (the face just has to fit), so the karma options that change a face cost a lookup.
+    """
 
     def __init__(self, view: TomatoState, seat: int) -> None:
         self.view = view
         self.seat = seat
         options = view.options
         self.bits = options.karma_overload and options.karma_bits and not view.solo
+        self.overload = options.karma_overload
         karma = view.players[seat].karma
         # Karma above the resting cap is lost at the end of the turn, so spending it is free.
         self.free_karma = max(0, karma - options.rest_karma_cap)
-        self._die_cache: dict[Die, float] = {}
+        self.weights = [self.weight(owner) for owner in range(len(view.players))]
+        self.values = [[vine_value(t.dice) if t.dice else 0 for t in p.tokens] for p in view.players]
+        self.worths = [[self.worth(owner, t.dice) for t in p.tokens] for owner, p in enumerate(view.players)]
+        self._tables: dict[Colour, list[float]] = {}
 
     def best(self, options: tuple[Action, ...]) -> Action:
         """The option with the highest gain (ties: the first listed)."""
@@ -77,35 +98,43 @@ class _Judge:
         """Heuristic gain of an option for the bot's seat, in points."""
         kind = action.kind
         if kind == "place":
-            die = self.view.rolled[action["die"]]
-            return self.place_gain(die, action["owner"], action["token"])
+            # Prompt options carry their arguments in canonical (sorted) order: die, owner, token.
+            (_, die_index), (_, owner), (_, index) = cast(_PlaceArgs, action.args)
+            die = self.view.rolled[die_index]
+            return self.place_gain(die.colour, die.value, owner, index)
         if kind == "end_turn":
             return 0.0
-        spec = KARMA_ACTIONS[kind]
-        cost = max(0, spec.cost - self.free_karma) * KARMA_WORTH
+        cost = max(0, KARMA_COSTS[kind] - self.free_karma) * KARMA_WORTH
         if kind in ("clean", "flip"):
-            owner, index = action["owner"], action["token"]
-            token = self.view.players[owner].tokens[index]
-            before = self.worth(owner, token.dice)
-            if kind == "clean":
-                after = 0.0
-            else:
-                if not flipped_seed_fits(token):
-                    return float("-inf")
-                seed = token.dice[0]
-                after = self.worth(owner, [Die(seed.colour, 7 - seed.value), *token.dice[1:]])
-            return self.weight(owner) * (after - before) - cost - SPEND_THRESHOLD
-        die = self.view.rolled[action["die"]]
-        now = self.best_for_die(die)
+            return self.vine_gain(kind == "flip", action["owner"], action["token"]) - cost - SPEND_THRESHOLD
+        return self.face_gain(action) - cost - SPEND_THRESHOLD
+
+    def vine_gain(self, flip: bool, owner: int, index: int) -> float:
+        """Gain of cleaning a vine, or of flipping its seed (never, when the vine would not stay legal)."""
+        before = self.worths[owner][index]
+        if not flip:
+            return self.weights[owner] * (0.0 - before)
+        token = self.view.players[owner].tokens[index]
+        if not flipped_seed_fits(token):
+            return float("-inf")
+        # Turning the seed from s to 7 - s changes the vine's value by 7 - 2s.
+        flipped = self.values[owner][index] + 7 - 2 * token.dice[0].value
+        return self.weights[owner] * (self.worth_of(owner, len(token.dice), flipped) - before)
+
+    def face_gain(self, action: Action) -> float:
+        """How much a karma action changing a rolled die's face improves that die's best placement."""
+        kind = action.kind
+        die: Die = self.view.rolled[action["die"]]
+        table = self.table(die.colour)
         if kind == "reroll":
-            later = sum(self.best_for_die(Die(die.colour, v)) for v in range(1, 7)) / 6
+            later = sum(table[1:]) / 6
         elif kind == "shift":
-            later = self.best_for_die(Die(die.colour, die.value + action["by"]))
+            later = table[die.value + action["by"]]
         elif kind == "roll_over":
-            later = self.best_for_die(Die(die.colour, 7 - die.value))
+            later = table[7 - die.value]
         else:
-            later = self.best_for_die(Die(die.colour, action["value"]))
-        return later - now - cost - SPEND_THRESHOLD
+            later = table[action["value"]]
+        return later - table[die.value]
 
     def weight(self, owner: int) -> float:
         """+1 for the bot's own vines, negative for opponents'."""
@@ -113,14 +142,15 @@ class _Judge:
 
     def worth(self, owner: int, dice: list[Die]) -> float:
         """What a token holding `dice` is worth to its owner, in expected points."""
-        if not dice:
-            return 0.0
-        value = vine_value(dice)
-        if len(dice) >= VINE_HARVEST_SIZE:
+        return self.worth_of(owner, len(dice), vine_value(dice)) if dice else 0.0
+
+    def worth_of(self, owner: int, size: int, value: int) -> float:
+        """What a vine of `size` dice worth `value` is worth to its owner, in expected points."""
+        if size >= VINE_HARVEST_SIZE:
             return self.harvest_points(owner, value)
         if value <= 0 or value > OVERRIPE_ABOVE:
             return 0.0  # cleared at the end of the turn
-        return value * (0.45 + 0.15 * len(dice)) - TOKEN_RENT
+        return value * (0.45 + 0.15 * size) - TOKEN_RENT
 
     def harvest_points(self, owner: int, value: int) -> float:
         """Points a harvest worth `value` brings its owner now."""
@@ -134,34 +164,49 @@ class _Judge:
         extra = 1.5 if slot == SLOTS_PER_TRACK and self.view.first_to_six is None else 0.0
         return value + bonus + extra
 
-    def place_gain(self, die: Die, owner: int, index: int) -> float:
-        """Gain of putting `die` on token `index` of `owner`."""
-        token = self.view.players[owner].tokens[index]
-        new = [*token.dice, die]
-        gain = self.weight(owner) * (self.worth(owner, new) - self.worth(owner, token.dice))
+    def place_gain(self, colour: Colour, face: int, owner: int, index: int) -> float:
+        """Gain of putting a die of this colour and face on token `index` of `owner`."""
+        size = len(self.view.players[owner].tokens[index].dice) + 1
+        # A die adds its colour's shift to a vine's value; on an empty token it is the seed.
+        value = (self.values[owner][index] if size > 1 else face) + colour_shift(colour)
+        gain = self.weights[owner] * (self.worth_of(owner, size, value) - self.worths[owner][index])
         if owner != self.seat:
             if self.bits:
                 gain += KARMA_WORTH / BITS_PER_KARMA
-            if len(new) >= VINE_HARVEST_SIZE:
-                gain += KARMA_WORTH * completion_karma(vine_value(new), self.view.options.karma_overload)
-        elif self.view.solo and len(new) >= VINE_HARVEST_SIZE:
-            gain += KARMA_WORTH * completion_karma(vine_value(new), self.view.options.karma_overload)
+            if size >= VINE_HARVEST_SIZE:
+                gain += KARMA_WORTH * completion_karma(value, self.overload)
+        elif self.view.solo and size >= VINE_HARVEST_SIZE:
+            gain += KARMA_WORTH * completion_karma(value, self.overload)
         return gain
 
     def best_for_die(self, die: Die) -> float:
         """The best placement gain for a die with this face (0 when it can only be passed)."""
-        cached = self._die_cache.get(die)
-        if cached is not None:
-            return cached
-        best = 0.0
-        found = False
+        return self.table(die.colour)[die.value]
+
+    def table(self, colour: Colour) -> list[float]:
+        """The best placement gain of a die of `colour` by face (index 1..6; 0 where it fits nowhere)."""
+        table = self._tables.get(colour)
+        if table is None:
+            table = self._tables[colour] = self._best_by_face(colour)
+        return table
+
+    def _best_by_face(self, colour: Colour) -> list[float]:
+        best: list[float | None] = [None] * 7
         for owner, player in enumerate(self.view.players):
             if len(player.slots) >= SLOTS_PER_TRACK:
-                continue
+                continue  # rules section 6.4: a full track freezes its tokens
+            seeded = False
             for index, token in enumerate(player.tokens):
-                if fits(token, die):
-                    gain = self.place_gain(die, owner, index)
-                    best = gain if not found else max(best, gain)
-                    found = True
-        self._die_cache[die] = best
-        return best
+                if token.dice:
+                    gain = self.place_gain(colour, 0, owner, index)
+                    for face in accepted_values(tuple([d.value for d in token.dice])):
+                        known = best[face]
+                        best[face] = gain if known is None else max(known, gain)
+                elif colour is Colour.RED and not seeded:
+                    # Every empty token of one owner gives the same gains: score the first only.
+                    seeded = True
+                    for face in range(1, 7):
+                        gain = self.place_gain(colour, face, owner, index)
+                        known = best[face]
+                        best[face] = gain if known is None else max(known, gain)
+        return [0.0 if gain is None else gain for gain in best]
