@@ -248,6 +248,35 @@ def _grid(canvas: Canvas, box: Box, board: PlayerBoard, targets: Collection[Cell
                 canvas.paste_centred(shapes.star(CELL - 24), centre[0] + 3, centre[1] + 2)
             elif cell in buttons:
                 canvas.paste_centred(shapes.button(CELL - 20), centre[0] + 3, centre[1] + 3)
+    for first, last in _lines(stars):
+        # A line of 5 (or 6) stars: a gold frame round it, so the winning line is easy to find.
+        x0 = left + (first[1] - 1) * CELL
+        y0 = top + (first[0] - 1) * CELL
+        x1 = left + last[1] * CELL - 1
+        y1 = top + last[0] * CELL - 1
+        canvas.draw.rounded_rectangle(
+            (x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=8, outline=palette.BUTTON_EDGE, width=9
+        )
+        canvas.draw.rounded_rectangle(
+            (x0 - 1, y0 - 1, x1 + 1, y1 + 1), radius=6, outline=palette.STAR, width=5
+        )
+
+
+def _lines(stars: Collection[Cell]) -> list[tuple[Cell, Cell]]:
+    """The first and last cells of every row or column run of at least LINE stars."""
+    found: list[tuple[Cell, Cell]] = []
+    for across in (True, False):
+        for fixed in range(1, SIZE + 1):
+            run: list[Cell] = []
+            for moving in range(1, SIZE + 2):
+                cell = (fixed, moving) if across else (moving, fixed)
+                if moving <= SIZE and cell in stars:
+                    run.append(cell)
+                    continue
+                if len(run) >= LINE:
+                    found.append((run[0], run[-1]))
+                run = []
+    return found
 
 
 def _side(canvas: Canvas, box: Box, view: ButtonsState, seat: int, board: PlayerBoard) -> None:
@@ -285,8 +314,8 @@ def _side(canvas: Canvas, box: Box, view: ButtonsState, seat: int, board: Player
         y += 40
     y += 4
     if board.dice_aside:
-        canvas.text((box.x, y + 15), "Dice taken", 20, fill=palette.TEXT_DIM, bold=False, anchor="lm")
-        x = box.x + 110
+        used = canvas.text((box.x, y + 15), "Dice taken", 20, fill=palette.TEXT_DIM, bold=False, anchor="lm")
+        x = box.x + round(used) + 10
         for _ in range(board.dice_aside):
             canvas.die(x, y, 30, 0, PLAIN)
             x += 36

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from engine.tomatoes import scoring, turn
+from engine.tomatoes import karma, scoring, turn
 from engine.tomatoes.state import (
     SLOTS_PER_TRACK,
     Colour,
@@ -27,6 +27,7 @@ PAD = 20
 HEADER_H = 96
 TABLE_H = 112
 ROW_GAP = 10
+LEGEND_H = 40
 NAME_W = 260
 TOKEN_W = 182
 SLOT_W = 58
@@ -55,7 +56,7 @@ def render(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Image
     players = view.players
     shown = [clean_name(names[seat] if seat < len(names) else "", seat) for seat in range(len(players))]
     row_h = _row_height(len(players))
-    height = PAD + HEADER_H + TABLE_H + ROW_GAP + len(players) * (row_h + ROW_GAP) - ROW_GAP + PAD
+    height = PAD + HEADER_H + TABLE_H + ROW_GAP + len(players) * (row_h + ROW_GAP) + LEGEND_H + PAD
     canvas = Canvas(WIDTH, height)
     area = canvas.box.inset(PAD)
     header, rest = area.take_top(HEADER_H)
@@ -66,7 +67,49 @@ def render(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Image
     for seat, player in enumerate(players):
         row, rest = rest.take_top(row_h, ROW_GAP)
         _player(canvas, row, view, seat, player, shown[seat], seat == viewer, scores)
+    _legend(canvas, rest, view)
     return canvas.image
+
+
+def _legend(canvas: Canvas, box: Box, view: TomatoState) -> None:
+    """One line that explains the marks to someone new to the game."""
+    x = box.x + 4
+    cy = box.y + LEGEND_H // 2
+    size = 26
+    entries: list[tuple[Colour | str, str]] = [(Colour.RED, "red"), (Colour.BLACK, "black: -1")]
+    if view.options.golden_hybrid:
+        entries.append((Colour.GOLD, "gold: +1"))
+    entries += [("seed", "seed (first die)"), ("= 4", "vine's value")]
+    if view.options.dicey_rules:
+        entries.append(("star", "slot matched"))
+    if karma.bits_in_play(view):
+        entries.append(("bits", "karma bits: 3 make 1 karma"))
+    for mark, words in entries:
+        if isinstance(mark, Colour):
+            canvas.die(x, cy - size // 2, size, 0, STYLES[mark])
+            x += size + 6
+        elif mark == "seed":
+            canvas.draw.rounded_rectangle(
+                (x, cy - size // 2, x + size - 1, cy + size // 2 - 1), radius=7, outline=palette.LEAF, width=3
+            )
+            canvas.paste_centred(shapes.sprout(18), x + size // 2, cy)
+            x += size + 6
+        elif mark == "bits":
+            for bit in range(3):
+                icon = (
+                    shapes.dot(14, palette.HEART, palette.HEART_EDGE)
+                    if bit < 2
+                    else shapes.ring(14, palette.PANEL_EDGE)
+                )
+                canvas.paste(icon, x, cy - 7)
+                x += 18
+            x += 2
+        elif mark == "star":
+            canvas.paste_centred(shapes.star(size), x + size // 2, cy)
+            x += size + 6
+        else:
+            x += round(canvas.text((x, cy), mark, 22, fill=palette.ACTIVE, anchor="lm")) + 6
+        x += round(canvas.text((x, cy), words, 20, fill=palette.TEXT_DIM, bold=False, anchor="lm")) + 26
 
 
 def _scores(view: TomatoState) -> list[int]:
@@ -303,7 +346,7 @@ def _karma(canvas: Canvas, box: Box, view: TomatoState, player: PlayerState) -> 
     cy = box.y + 66
     canvas.paste_centred(shapes.heart(74), cx, cy)
     canvas.text((cx, cy - 2), str(player.karma), 32, anchor="mm")
-    if view.options.karma_overload and view.options.karma_bits:
+    if karma.bits_in_play(view):
         size = 18
         x = cx - row_width(3, size, 6) // 2
         for bit in range(3):

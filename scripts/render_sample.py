@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -17,6 +18,11 @@ SAMPLES = (("tomatoes", 4, 2024, 0.6), ("buttons", 4, 2024, 0.5))
 """(game, players, seed, how far into the game) for each sample board."""
 
 
+def _buttons_placed(game: str, state: Any) -> int:
+    """How many buttons of this round are on the boards (Buttons), else a number that always passes."""
+    return sum(len(board.buttons) for board in state.boards) if game == "buttons" else 99
+
+
 def main() -> None:
     """Draw each sample as a spectator sees it and save it under docs/."""
     DOCS.mkdir(exist_ok=True)
@@ -25,9 +31,12 @@ def main() -> None:
             continue
         rules = get_rules(game)
         every = list(states(rules, seats, seed))
-        # The first state past that point where a player is placing: the roll is on show.
+        # The first state past that point where a player is placing (the roll is on show)
+        # with some buttons of the round already on the boards.
         state = next(
-            s for s in every[int(len(every) * fraction) :] if any(p.kind == "place" for p in rules.prompts(s))
+            s
+            for s in every[int(len(every) * fraction) :]
+            if any(p.kind == "place" for p in rules.prompts(s)) and _buttons_placed(game, s) >= 4
         )
         path = DOCS / f"board-{game}.png"
         path.write_bytes(render_png(game, rules.view(state, None), None, NAMES[:seats]))

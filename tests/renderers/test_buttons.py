@@ -7,6 +7,7 @@ import pytest
 from engine.buttons import RULES
 from engine.buttons.state import ButtonsState, Phase
 from renderers import render, render_png
+from renderers.buttons import _lines
 from renderers.playout import state_at, states
 from tests.renderers.helpers import NASTY_NAMES, decode
 
@@ -68,3 +69,13 @@ def test_stars_and_buttons_change_the_picture() -> None:
     drawn = {render("buttons", s, None, NAMES[:2]).tobytes() for s in (with_button, with_star)}
     assert len(drawn) == 2
     assert base not in drawn
+
+
+def test_a_line_of_five_stars_is_found_across_and_down() -> None:
+    row = [(5, col) for col in range(1, 6)]
+    assert _lines(row) == [((5, 1), (5, 5))]
+    assert _lines(row[:4]) == []
+    column = [(r, 6) for r in range(1, 7)]
+    assert _lines(column) == [((1, 6), (6, 6))]
+    gap = [(2, c) for c in (1, 2, 3, 5, 6)]
+    assert _lines(gap) == []
