@@ -10,6 +10,7 @@ from engine.tomatoes import karma, scoring, turn
 from engine.tomatoes.state import (
     SLOTS_PER_TRACK,
     Colour,
+    Die,
     GameEnd,
     Phase,
     PlayerState,
@@ -168,26 +169,16 @@ def _table(canvas: Canvas, box: Box, view: TomatoState, names: list[str]) -> Non
     else:
         label = "No dice on the table"
     canvas.text((left.x, left.y), label, 22, fill=palette.TEXT_DIM)
-    size = 58
-    x = left.x
     y = left.y + 30
-    for die in view.rolled:
-        if x + size > left.right:
-            break
-        canvas.die(x, y, size, die.value, STYLES[die.colour])
-        x += size + 12
-    if not view.rolled and view.phase is Phase.ROLL and view.ended is GameEnd.NONE:
+    x = left.x
+    if view.rolled:
+        x = _dice_row(canvas, x, y, 58, view.rolled, left.right, blank=False)
+    elif view.phase is Phase.ROLL and view.ended is GameEnd.NONE:
         # Before the roll: the passed dice waiting (blank faces) and how many come from the bushel.
-        for die in view.players[view.active].hand:
-            if x + size > left.right - 200:
-                break
-            canvas.die(x, y, size, 0, STYLES[die.colour])
-            x += size + 12
+        x = _dice_row(canvas, x, y, 58, view.players[view.active].hand, left.right - 240, blank=True)
         take = turn.dice_to_take(view)
         text = f"{'+ ' if x > left.x else ''}{take} from the bushel"
-        canvas.text(
-            (x, y + size // 2), text, 28, fill=palette.TEXT_DIM, anchor="lm", max_width=left.right - x
-        )
+        canvas.text((x, y + 29), text, 28, fill=palette.TEXT_DIM, anchor="lm", max_width=left.right - x)
     # Bushel: a die of each colour with its count.
     canvas.text((bushel_box.x, bushel_box.y), "Bushel", 22, fill=palette.TEXT_DIM)
     x = bushel_box.x
@@ -267,12 +258,39 @@ def _name_column(
     y = box.bottom - 34
     if player.hand:
         used = canvas.text((box.x, y + 16), "next roll", 20, fill=palette.TEXT_DIM, anchor="lm", bold=False)
-        x = box.x + round(used) + 8
-        for die in player.hand:
-            if x + 30 > box.right:
-                break
-            canvas.die(x, y + 1, 30, 0, STYLES[die.colour])
-            x += 34
+        _dice_row(canvas, box.x + round(used) + 8, y + 1, 30, player.hand, box.right, blank=True, smallest=22)
+
+
+def _dice_row(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    size: int,
+    row: Sequence[Die],
+    right: int,
+    *,
+    blank: bool,
+    smallest: int = 34,
+) -> int:
+    """Dice left to right from (x, y), smaller when many, "+N" for any that still do not fit.
+
+    Returns the x after the row. Blank faces show the colour letter (dice not rolled yet).
+    """
+    middle = y + size // 2
+    gap = max(4, size // 5)
+    while size > smallest and x + len(row) * (size + gap) - gap > right:
+        size -= 2
+        gap = max(4, size // 5)
+    fits = len(row)
+    if x + len(row) * (size + gap) - gap > right:
+        # Room for the "+N" note after the dice that fit.
+        fits = max(0, (right - x - 50 + gap) // (size + gap))
+    for die in row[:fits]:
+        canvas.die(x, middle - size // 2, size, 0 if blank else die.value, STYLES[die.colour])
+        x += size + gap
+    if fits < len(row):
+        x += round(canvas.text((x, middle), f"+{len(row) - fits}", 26, anchor="lm")) + gap
+    return x
 
 
 def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:

@@ -75,3 +75,18 @@ def test_the_board_shows_what_changes() -> None:
         s.phase = Phase.PLACE
 
     assert changed(rolled)
+
+
+def test_more_dice_than_fit_are_counted_not_dropped() -> None:
+    state = RULES.setup(3, None, 1)
+    state.phase = Phase.PLACE
+    state.rolled = [Die(Colour.RED, 1 + i % 6) for i in range(29)]
+    state.players[1].hand = [Die(Colour.BLACK, 2)] * 9
+    base = render("tomatoes", state, None, NAMES[:3]).tobytes()
+    # One die more, in a row already too long to show: only the "+N" note can change.
+    more_rolled = RULES.clone(state)
+    more_rolled.rolled.append(Die(Colour.RED, 6))
+    more_passed = RULES.clone(state)
+    more_passed.players[1].hand.append(Die(Colour.BLACK, 2))
+    assert render("tomatoes", more_rolled, None, NAMES[:3]).tobytes() != base
+    assert render("tomatoes", more_passed, None, NAMES[:3]).tobytes() != base
