@@ -302,12 +302,15 @@ def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:
         canvas.text(box.center, "empty", 24, fill=palette.TEXT_DIM, bold=False, anchor="mm")
         return
     value = token.value
+    # Worth 0 or less (may be cleared) or over 6 (overripe, cleared at the end of the turn):
+    # a warning colour and a "!" so it reads without colour too.
+    spoiled = value <= 0 or value > 6
     canvas.text(
         (box.right - 10, box.y + 6),
-        f"= {value}",
+        f"= {value}{'!' if spoiled else ''}",
         30,
         anchor="ra",
-        fill=palette.ACTIVE if value > 0 else palette.WARNING,
+        fill=palette.WARNING if spoiled else palette.ACTIVE,
     )
     size = 50
     gap = 8

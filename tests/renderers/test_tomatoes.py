@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.tomatoes import RULES, Colour, Die, GameEnd, Phase, ScoreSlot, Token
-from renderers import render, render_png
+from renderers import palette, render, render_png
 from renderers.playout import state_at, states
 from tests.renderers.helpers import NASTY_NAMES, decode
 
@@ -90,3 +90,15 @@ def test_more_dice_than_fit_are_counted_not_dropped() -> None:
     more_passed.players[1].hand.append(Die(Colour.BLACK, 2))
     assert render("tomatoes", more_rolled, None, NAMES[:3]).tobytes() != base
     assert render("tomatoes", more_passed, None, NAMES[:3]).tobytes() != base
+
+
+def test_overripe_and_worthless_vines_are_flagged() -> None:
+    def flagged(*dice: Die) -> bool:
+        state = RULES.setup(2, None, 1)
+        state.players[0].tokens = [Token(dice=list(dice)), Token(), Token()]
+        colours = render("tomatoes", state, None, NAMES[:2]).getcolors(1 << 20) or []
+        return any(rgb == palette.WARNING for _, rgb in colours)
+
+    assert flagged(Die(Colour.RED, 6), Die(Colour.GOLD, 5))  # 7: overripe
+    assert flagged(Die(Colour.RED, 1), Die(Colour.BLACK, 1))  # 0: may be cleared
+    assert not flagged(Die(Colour.RED, 5), Die(Colour.GOLD, 4))  # 6: fine
