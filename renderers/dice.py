@@ -85,7 +85,7 @@ def _pip(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style: DieSt
 
 
 @lru_cache(maxsize=512)
-def die(value: int, style: DieStyle, size: int, faded: bool = False) -> Image.Image:
+def die(value: int, style: DieStyle, size: int) -> Image.Image:
     """An RGBA die face `size` pixels square; value 0 is a blank face showing the style's letter."""
     s = size * SCALE
     big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
@@ -99,8 +99,4 @@ def die(value: int, style: DieStyle, size: int, faded: bool = False) -> Image.Im
             _pip(draw, s / 2 + (col - 1) * step, s / 2 + (row - 1) * step, s * 0.085, style)
     else:
         draw.text((s / 2, s / 2), style.letter, font=font(round(s * 0.5)), fill=style.pip, anchor="mm")
-    face = big.resize((size, size), Image.Resampling.LANCZOS)
-    if faded:
-        alpha = face.getchannel("A").point(lambda a: a * 45 // 100)
-        face.putalpha(alpha)
-    return face
+    return big.resize((size, size), Image.Resampling.LANCZOS)

@@ -77,9 +77,9 @@ class Canvas:
         """Paste an RGBA icon centred on (cx, cy)."""
         self.paste(icon, cx - icon.width // 2, cy - icon.height // 2)
 
-    def die(self, x: int, y: int, size: int, value: int, style: DieStyle, faded: bool = False) -> None:
+    def die(self, x: int, y: int, size: int, value: int, style: DieStyle) -> None:
         """A die face `size` pixels square with its top-left at (x, y)."""
-        self.paste(dice.die(value, style, size, faded), x, y)
+        self.paste(dice.die(value, style, size), x, y)
 
     def png(self) -> bytes:
         """The canvas encoded as PNG bytes."""
