@@ -146,6 +146,13 @@ def rank(keys: Sequence[Sequence[int] | int]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in normal if other > mine) for mine in normal)
 
 
+def player_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """A seat in a log line: its entry of `names`, else "Player N" (seats count from 1 for people)."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return f"Player {seat + 1}"
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """A table option the host sets when creating a game."""
@@ -310,8 +317,11 @@ class Rules(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """The final result, or None while the game goes on."""
 
-    def describe(self, event: Event) -> str:
-        """One line of plain English for the game log."""
+    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
+        """One line of plain English for the game log, seats called by `names` (None: "Player N").
+
+        Games call seats through `player_name(seat, names)`.
+        """
         details = ", ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind}: {details}" if details else event.kind
 

@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import enum
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core import Action, Event, Outcome, Prompt, Scalar
-
-PLAYER_RE = re.compile(r"\bPlayer (\d{1,2})\b")
-"""How the engines name a seat in their log lines (seats count from 1)."""
-
-
-def _name(names: Sequence[str], number: int) -> str:
-    return names[number - 1] if 1 <= number <= len(names) else f"Player {number}"
 
 
 class Tone(enum.Enum):
@@ -92,10 +84,6 @@ class GameUI(ABC):
     def starts_turn(self, event: Event) -> bool:
         """Whether this event begins a new turn (a new board message), even for the same seat."""
         return False
-
-    def name_players(self, line: str, names: Sequence[str]) -> str:
-        """Put the players' names into an engine log line (engines say "Player 2")."""
-        return PLAYER_RE.sub(lambda m: _name(names, int(m.group(1))), line)
 
     def private_text(self, view: Any, seat: int, names: Sequence[str]) -> str:
         """What only `seat` may know, in words, for the "My hand" answer (with its image)."""

@@ -55,9 +55,9 @@ def _step(ui: GameUI, update: Update) -> _Step:
     for logged in update.events:
         began = began or ui.starts_turn(logged.event)
         if logged.event.visible(None):
-            line = rules.describe(logged.event)
+            line = rules.describe(logged.event, names)
             if line:
-                lines.append(text.discord_escape_log(ui.name_players(line, names)))
+                lines.append(text.discord_escape_log(line))
     fresh = set(update.new_to_move)
     if began:
         fresh |= set(table.to_move)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of, place, star
 from engine.buttons.bots import GreedyBot
@@ -258,8 +258,8 @@ class ButtonsRules(Rules[ButtonsState]):
         )
         return Outcome(scores, rank(scores), breakdown)
 
-    def describe(self, event: Event) -> str:
-        return describe_event(event)
+    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
+        return describe_event(event, names)
 
     def bots(self) -> Mapping[str, Bot[ButtonsState]]:
         return {"random": RandomBot(), "greedy": GreedyBot()}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
 from engine.core import Action, Bot, Event, Outcome, Prompt, RandomBot, Rules, Scalar
@@ -149,8 +149,8 @@ class TomatoRules(Rules[TomatoState]):
     def outcome(self, state: TomatoState) -> Outcome | None:
         return scoring.outcome(state)
 
-    def describe(self, event: Event) -> str:
-        return text.describe(event)
+    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
+        return text.describe(event, names)
 
     # -- bots and copies ---------------------------------------------------
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.core import Event
+from engine.core import Event, player_name
 from engine.tomatoes.events import Ev
 from engine.tomatoes.state import GameEnd
 
@@ -17,9 +17,13 @@ _END_TEXT = {
 }
 
 
+Who = Callable[[int], str]
+"""Names a seat in a log line."""
+
+
 def player(seat: int) -> str:
-    """How a seat is named in the log (seats count from 1 for people)."""
-    return f"Player {seat + 1}"
+    """How a seat is named in the log without names (seats count from 1 for people)."""
+    return player_name(seat)
 
 
 def die_text(die: Mapping[str, Any]) -> str:
@@ -39,18 +43,18 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def vine_of(seat: int, owner: int, token: int) -> str:
+def vine_of(seat: int, owner: int, token: int, who: Who = player) -> str:
     """ "their own token 2" or "Player 3's token 2" from the acting seat's point of view."""
-    whose = "their own" if seat == owner else f"{player(owner)}'s"
+    whose = "their own" if seat == owner else f"{who(owner)}'s"
     return f"{whose} token {token + 1}"
 
 
-def _turn(d: Mapping[str, Any]) -> str:
+def _turn(d: Mapping[str, Any], who: Who) -> str:
     final = " (final round)" if d["final_round"] else ""
-    return f"{player(d['seat'])}'s turn {d['turn']}{final}."
+    return f"{who(d['seat'])}'s turn {d['turn']}{final}."
 
 
-def _roll(d: Mapping[str, Any]) -> str:
+def _roll(d: Mapping[str, Any], who: Who) -> str:
     drawn = d["drawn"]
     counts = {c: drawn.count(c) for c in ("red", "black", "gold") if c in drawn}
     took = ", ".join(f"{n} {c}" for c, n in counts.items())
@@ -60,107 +64,107 @@ def _roll(d: Mapping[str, Any]) -> str:
     if d["held"]:
         parts.append(f"{plural(d['held'], 'die')} passed to them")
     return (
-        f"{player(d['seat'])} rolls {' plus '.join(parts)}: {dice_text(d['dice'])}. "
+        f"{who(d['seat'])} rolls {' plus '.join(parts)}: {dice_text(d['dice'])}. "
         f"{plural(d['bushel'], 'die')} left in the bushel."
     )
 
 
-def _place(d: Mapping[str, Any]) -> str:
-    where = vine_of(d["seat"], d["owner"], d["token"])
+def _place(d: Mapping[str, Any], who: Who) -> str:
+    where = vine_of(d["seat"], d["owner"], d["token"], who)
     if d["seed"]:
-        return f"{player(d['seat'])} seeds {die_text(d['die'])} on {where}."
-    return f"{player(d['seat'])} adds {die_text(d['die'])} to the vine on {where} (worth {d['value']})."
+        return f"{who(d['seat'])} seeds {die_text(d['die'])} on {where}."
+    return f"{who(d['seat'])} adds {die_text(d['die'])} to the vine on {where} (worth {d['value']})."
 
 
-def _harvest(d: Mapping[str, Any]) -> str:
+def _harvest(d: Mapping[str, Any], who: Who) -> str:
     points = f"{d['points']} + {d['bonus']} bonus = {d['points'] + d['bonus']}" if d["bonus"] else d["points"]
     star = ", golden star" if d["star"] else ""
-    by = "" if d["seat"] == d["owner"] else f" (completed by {player(d['seat'])})"
+    by = "" if d["seat"] == d["owner"] else f" (completed by {who(d['seat'])})"
     return (
-        f"{player(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}{by}: "
+        f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}{by}: "
         f"{points} points{star}."
     )
 
 
-def _overripe(d: Mapping[str, Any]) -> str:
+def _overripe(d: Mapping[str, Any], who: Who) -> str:
     return (
-        f"{player(d['owner'])}'s vine on token {d['token'] + 1} is overripe (worth {d['value']}): "
+        f"{who(d['owner'])}'s vine on token {d['token'] + 1} is overripe (worth {d['value']}): "
         f"{plural(len(d['dice']), 'die')} go back to the bushel."
     )
 
 
-def _karma(d: Mapping[str, Any]) -> str:
+def _karma(d: Mapping[str, Any], who: Who) -> str:
     lost = f", {d['lost']} lost above the cap" if d["lost"] else ""
-    return f"{player(d['seat'])} gains {d['gained']} karma ({d['reason']}{lost}): karma {d['karma']}."
+    return f"{who(d['seat'])} gains {d['gained']} karma ({d['reason']}{lost}): karma {d['karma']}."
 
 
-def _bit(d: Mapping[str, Any]) -> str:
+def _bit(d: Mapping[str, Any], who: Who) -> str:
     bits = "a karma bit" if d["count"] == 1 else f"{d['count']} karma bits"
-    return f"{player(d['seat'])} gets {bits} ({d['reason']})."
+    return f"{who(d['seat'])} gets {bits} ({d['reason']})."
 
 
-def _die_change(verb: str) -> Callable[[Mapping[str, Any]], str]:
-    def line(d: Mapping[str, Any]) -> str:
+def _die_change(verb: str) -> Callable[[Mapping[str, Any], Who], str]:
+    def line(d: Mapping[str, Any], who: Who) -> str:
         return (
-            f"{player(d['seat'])} spends {d['cost']} karma to {verb} {d['colour']} {d['before']}: "
+            f"{who(d['seat'])} spends {d['cost']} karma to {verb} {d['colour']} {d['before']}: "
             f"it now shows {d['after']} (karma {d['karma']})."
         )
 
     return line
 
 
-def _clean(d: Mapping[str, Any]) -> str:
+def _clean(d: Mapping[str, Any], who: Who) -> str:
+    where = vine_of(d["seat"], d["owner"], d["token"], who)
     return (
-        f"{player(d['seat'])} spends {d['cost']} karma to clean the vine on "
-        f"{vine_of(d['seat'], d['owner'], d['token'])}: {plural(len(d['dice']), 'die')} back to the bushel "
+        f"{who(d['seat'])} spends {d['cost']} karma to clean the vine on {where}: "
+        f"{plural(len(d['dice']), 'die')} back to the bushel (karma {d['karma']})."
+    )
+
+
+def _flip(d: Mapping[str, Any], who: Who) -> str:
+    return (
+        f"{who(d['seat'])} spends {d['cost']} karma to flip the seed on "
+        f"{vine_of(d['seat'], d['owner'], d['token'], who)}: {d['before']} becomes {d['after']} "
         f"(karma {d['karma']})."
     )
 
 
-def _flip(d: Mapping[str, Any]) -> str:
-    return (
-        f"{player(d['seat'])} spends {d['cost']} karma to flip the seed on "
-        f"{vine_of(d['seat'], d['owner'], d['token'])}: {d['before']} becomes {d['after']} "
-        f"(karma {d['karma']})."
-    )
-
-
-def _pass(d: Mapping[str, Any]) -> str:
+def _pass(d: Mapping[str, Any], who: Who) -> str:
     them = "it" if len(d["dice"]) == 1 else "them"
     if d["to"] == d["seat"]:
-        return f"{player(d['seat'])} cannot place {dice_text(d['dice'])} and keeps {them} for the next turn."
-    return f"{player(d['seat'])} cannot place {dice_text(d['dice'])} and passes {them} to {player(d['to'])}."
+        return f"{who(d['seat'])} cannot place {dice_text(d['dice'])} and keeps {them} for the next turn."
+    return f"{who(d['seat'])} cannot place {dice_text(d['dice'])} and passes {them} to {who(d['to'])}."
 
 
-def _clear(d: Mapping[str, Any]) -> str:
+def _clear(d: Mapping[str, Any], who: Who) -> str:
     return (
-        f"{player(d['owner'])} clears their vine on token {d['token'] + 1} (worth {d['value']}): "
+        f"{who(d['owner'])} clears their vine on token {d['token'] + 1} (worth {d['value']}): "
         f"{plural(len(d['dice']), 'die')} back to the bushel."
     )
 
 
-def _first(d: Mapping[str, Any]) -> str:
+def _first(d: Mapping[str, Any], who: Who) -> str:
     bonus = f" (+{d['bonus']} points)" if d["bonus"] else ""
-    return f"{player(d['owner'])} is the first to harvest six tomatoes{bonus}."
+    return f"{who(d['owner'])} is the first to harvest six tomatoes{bonus}."
 
 
-def _final(d: Mapping[str, Any]) -> str:
-    return f"Final round: the game ends after {player(d['last'])}'s turn."
+def _final(d: Mapping[str, Any], who: Who) -> str:
+    return f"Final round: the game ends after {who(d['last'])}'s turn."
 
 
-def _cap(d: Mapping[str, Any]) -> str:
-    return f"{player(d['seat'])}'s karma drops to {d['karma']} at the end of the turn ({d['lost']} lost)."
+def _cap(d: Mapping[str, Any], who: Who) -> str:
+    return f"{who(d['seat'])}'s karma drops to {d['karma']} at the end of the turn ({d['lost']} lost)."
 
 
-def _undo(d: Mapping[str, Any]) -> str:
-    return f"{player(d['seat'])} takes back their last move."
+def _undo(d: Mapping[str, Any], who: Who) -> str:
+    return f"{who(d['seat'])} takes back their last move."
 
 
-def _end(d: Mapping[str, Any]) -> str:
+def _end(d: Mapping[str, Any], who: Who) -> str:
     return f"Game over: {_END_TEXT.get(d['reason'], d['reason'])}."
 
 
-_LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+_LINES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     Ev.TURN: _turn,
     Ev.ROLL: _roll,
     Ev.PLACE: _place,
@@ -184,10 +188,10 @@ _LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def describe(event: Event) -> str:
-    """One line of plain English for a Diced Tomatoes event."""
+def describe(event: Event, names: Sequence[str] | None = None) -> str:
+    """One line of plain English for a Diced Tomatoes event, seats called by `names` ("Player N" if None)."""
     line = _LINES.get(event.kind)
     if line is None:
         details = ", ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind}: {details}" if details else event.kind
-    return line(event.data)
+    return line(event.data, lambda seat: player_name(seat, names))

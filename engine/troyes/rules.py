@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.core import Action, Bot, Event, OptionSpec, Outcome, Prompt, Rules, Scalar, rank
 from engine.rng import Rng
@@ -72,8 +72,8 @@ class TroyesRules(Rules[TroyesState]):
         summary = ("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners)
         return Outcome(scores, ranks, lines, summary)
 
-    def describe(self, event: Event) -> str:
-        return text.describe(event)
+    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
+        return text.describe(event, names)
 
     def bots(self) -> Mapping[str, Bot[TroyesState]]:
         return {"random": RandomTroyesBot(), "greedy": GreedyBot()}

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.core import Event
+from engine.core import Event, player_name
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import NEUTRAL
 
 
-def who(seat: Any) -> str:
-    """A seat's name in the log."""
-    return "the neutral player" if seat == NEUTRAL else f"Player {int(seat) + 1}"
+def who(seat: Any, names: Sequence[str] | None = None) -> str:
+    """A seat's name in the log: its entry of `names`, else "Player N"."""
+    return "the neutral player" if seat == NEUTRAL else player_name(int(seat), names)
 
 
 def building(index: Any) -> str:
@@ -45,69 +45,73 @@ def _dice(dice: Any) -> str:
     return ", ".join(f"{colour} {value}" for _, colour, value in dice)
 
 
-def describe(event: Event) -> str:
-    """One line of English for a Troyes event."""
+def describe(event: Event, names: Sequence[str] | None = None) -> str:
+    """One line of English for a Troyes event, seats called by `names` ("Player N" if None)."""
     d: Mapping[str, Any] = event.data
     kind = event.kind
+
+    def name(seat: Any) -> str:
+        return who(seat, names)
+
     simple: dict[str, Callable[[], str]] = {
-        "round": lambda: f"Round {d['round']} begins; {who(d['start'])} is the start player.",
+        "round": lambda: f"Round {d['round']} begins; {name(d['start'])} is the start player.",
         "card_revealed": lambda: f"Activity card revealed: {card_name(d['card'])}.",
-        "income": lambda: f"{who(d['seat'])} receives {d['income']} deniers and pays {d['wages']} in wages.",
+        "income": lambda: f"{name(d['seat'])} receives {d['income']} deniers and pays {d['wages']} in wages.",
         "workforce": lambda: f"Workforce rolled: {len(d['dice'])} dice.",
         "event_revealed": lambda: f"Event revealed: {card_name(d['event'])}.",
         "event_roll": lambda: f"{d['event']} rolls a {d['value']}.",
         "neutral_enters": lambda: (
             f"A neutral citizen enters the {building(d['building'])} with a {d['value']}"
-            + ("." if d["expelled"] is None else f", expelling a citizen of {who(d['expelled'])}.")
+            + ("." if d["expelled"] is None else f", expelling a citizen of {name(d['expelled'])}.")
         ),
         "cathedral_grey": lambda: f"A grey cube is built in cathedral column {d['column']}.",
         "cathedral_removed": lambda: (
-            f"The cube of {who(d['seat'])} in cathedral column {d['column']} is removed."
+            f"The cube of {name(d['seat'])} in cathedral column {d['column']} is removed."
         ),
         "black_dice": lambda: f"Black dice rolled: {', '.join(str(v) for v in d['values'])}.",
         "countered": lambda: (
-            f"{who(d['seat'])} counters a black {d['black']} with "
+            f"{name(d['seat'])} counters a black {d['black']} with "
             + f"{', '.join(str(v) for v in d['dice'])}."
         ),
-        "not_countered": lambda: f"{who(d['seat'])} cannot counter a black {d['black']} and loses 2 VP.",
-        "actions": lambda: f"Actions begin with {who(d['seat'])}.",
-        "pass": lambda: f"{who(d['seat'])} passes.",
-        "new_citizen": lambda: f"{who(d['seat'])} spends 2 influence on a new citizen.",
-        "reroll": lambda: f"{who(d['seat'])} spends 1 influence to re-roll a die: {d['value']}.",
-        "flip": lambda: f"{who(d['seat'])} spends 4 influence to turn {len(d['dice'])} dice over.",
-        "bought": lambda: f"{who(d['seat'])} pays {d['deniers']} deniers for dice of {who(d['from'])}.",
+        "not_countered": lambda: f"{name(d['seat'])} cannot counter a black {d['black']} and loses 2 VP.",
+        "actions": lambda: f"Actions begin with {name(d['seat'])}.",
+        "pass": lambda: f"{name(d['seat'])} passes.",
+        "new_citizen": lambda: f"{name(d['seat'])} spends 2 influence on a new citizen.",
+        "reroll": lambda: f"{name(d['seat'])} spends 1 influence to re-roll a die: {d['value']}.",
+        "flip": lambda: f"{name(d['seat'])} spends 4 influence to turn {len(d['dice'])} dice over.",
+        "bought": lambda: f"{name(d['seat'])} pays {d['deniers']} deniers for dice of {name(d['from'])}.",
         "dice_used": lambda: (
-            f"{who(d['seat'])} uses {_dice(d['dice'])} on "
+            f"{name(d['seat'])} uses {_dice(d['dice'])} on "
             + (card_name(d["card"]) if d["card"] else target_name(d["target"]))
             + (f" with a {card_name(d['modifier'])} cube." if d["modifier"] else ".")
         ),
-        "tradesman": lambda: f"{who(d['seat'])} hires a tradesman on {card_name(d['card'])}.",
-        "activate": lambda: f"{who(d['seat'])} activates {card_name(d['card'])} {d['times']} time(s).",
-        "archer_roll": lambda: f"The Archer of {who(d['seat'])} rolls a {d['value']}.",
-        "event_cube": lambda: f"{who(d['seat'])} puts a cube on {card_name(d['event'])}.",
+        "tradesman": lambda: f"{name(d['seat'])} hires a tradesman on {card_name(d['card'])}.",
+        "activate": lambda: f"{name(d['seat'])} activates {card_name(d['card'])} {d['times']} time(s).",
+        "archer_roll": lambda: f"The Archer of {name(d['seat'])} rolls a {d['value']}.",
+        "event_cube": lambda: f"{name(d['seat'])} puts a cube on {card_name(d['event'])}.",
         "event_countered": lambda: f"{card_name(d['event'])} is countered.",
         "event_taken": lambda: (
-            f"{who(d['seat'])} takes {card_name(d['event'])}."
+            f"{name(d['seat'])} takes {card_name(d['event'])}."
             if d["seat"] != NEUTRAL
             else f"{card_name(d['event'])} is discarded (neutral majority)."
         ),
-        "cathedral_cube": lambda: f"{who(d['seat'])} builds in cathedral column {d['column']}.",
+        "cathedral_cube": lambda: f"{name(d['seat'])} builds in cathedral column {d['column']}.",
         "citizen_placed": lambda: (
-            f"{who(d['seat'])} places a citizen in the {building(d['building'])} with a "
+            f"{name(d['seat'])} places a citizen in the {building(d['building'])} with a "
             + f"{d['value']}"
-            + ("." if d["expelled"] is None else f", expelling a citizen of {who(d['expelled'])}.")
+            + ("." if d["expelled"] is None else f", expelling a citizen of {name(d['expelled'])}.")
         ),
-        "agriculture": lambda: f"{who(d['seat'])} farms for {d['deniers']} deniers.",
+        "agriculture": lambda: f"{name(d['seat'])} farms for {d['deniers']} deniers.",
         "vp": lambda: (
-            f"{who(d['seat'])} {'gains' if d['amount'] >= 0 else 'loses'} {abs(d['amount'])} VP "
+            f"{name(d['seat'])} {'gains' if d['amount'] >= 0 else 'loses'} {abs(d['amount'])} VP "
             + f"({d['why']})."
         ),
         "setup_place": lambda: (
-            f"{who(d['seat'])} places a citizen in the {building(d['building'])}, " + f"space {d['space']}."
+            f"{name(d['seat'])} places a citizen in the {building(d['building'])}, " + f"space {d['space']}."
         ),
         "round_end": lambda: f"Round {d['round']} ends.",
         "game_over": lambda: "The game is over.",
-        "undo": lambda: f"{who(d['seat'])} takes back a move.",
+        "undo": lambda: f"{name(d['seat'])} takes back a move.",
     }
     if kind in simple:
         return simple[kind]()
