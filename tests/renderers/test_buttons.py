@@ -23,12 +23,14 @@ def _open_roll(seats: int, seed: int) -> ButtonsState:
     raise AssertionError("no open roll")
 
 
+@pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_every_few_steps_of_a_game_draws(seats: int) -> None:
+def test_every_few_steps_of_a_game_draws(seats: int, policy: str) -> None:
     seen = set()
-    for step, state in enumerate(states(RULES, seats, seats * 13)):
+    for step, state in enumerate(states(RULES, seats, seats * 13, policy=policy)):
         if step % 3 == 0 or state.phase is Phase.OVER:
-            viewer = step % (seats + 1) or None
+            # Each seat in turn and a spectator.
+            viewer = step % (seats + 1) if step % (seats + 1) < seats else None
             image = render("buttons", RULES.view(state, viewer), viewer, NAMES[:seats])
             assert image.width == 1400
             seen.add(state.phase)

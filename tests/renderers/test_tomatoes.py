@@ -18,14 +18,16 @@ VARIANTS: tuple[dict[str, Any], ...] = (
 )
 
 
+@pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("options", VARIANTS)
 @pytest.mark.parametrize("seats", range(1, 7))
-def test_every_few_steps_of_a_game_draws(seats: int, options: dict[str, Any]) -> None:
+def test_every_few_steps_of_a_game_draws(seats: int, options: dict[str, Any], policy: str) -> None:
     seen_over = False
-    for step, state in enumerate(states(RULES, seats, seats * 11, options)):
+    for step, state in enumerate(states(RULES, seats, seats * 11, options, policy)):
         final = state.ended is not GameEnd.NONE
         if step % 4 == 0 or final:
-            viewer = step % (seats + 1) or None
+            # Each seat in turn and a spectator.
+            viewer = step % (seats + 1) if step % (seats + 1) < seats else None
             image = render("tomatoes", RULES.view(state, viewer), viewer, NAMES[:seats])
             assert image.width == 1400
         seen_over = seen_over or final
