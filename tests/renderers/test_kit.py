@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -61,3 +64,17 @@ def test_a_game_without_a_board_raises_a_lookup_error() -> None:
     assert issubclass(renderers.NoRenderer, LookupError)
     assert not renderers.has_renderer("troyes")
     assert renderers.has_renderer("tomatoes")
+
+
+def test_renderers_import_no_discord_and_no_database() -> None:
+    # Checked in a fresh interpreter, so other tests' imports cannot hide one.
+    probe = (
+        "import sys, renderers, renderers.tomatoes, renderers.buttons\n"
+        "top = {m.split('.')[0] for m in sys.modules}\n"
+        "print(sorted(top & {'discord', 'aiosqlite', 'tables', 'cogs'}))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
