@@ -253,6 +253,15 @@ class Rules(ABC, Generic[S]):
                 return prompt
         return None
 
+    def is_offered(self, state: S, seat: int, action: Action) -> bool:
+        """Whether `action` is among the options offered to `seat` now (what `apply` checks).
+
+        A game may override it with a direct check that is cheaper than building the prompts,
+        provided it gives exactly the same answer as this membership test.
+        """
+        prompt = self.prompt_for(state, seat)
+        return prompt is not None and action in prompt.options
+
     def apply(self, state: S, seat: int, action: Action, version: int | None = None) -> Transition[S]:
         """Play `action` for `seat`; the input state is never changed.
 
@@ -263,10 +272,9 @@ class Rules(ABC, Generic[S]):
             raise StaleAction(f"built for version {version}, the game is at {state.version}")
         if action == UNDO:
             raise IllegalAction("undo needs the earlier state: use undo()")
-        prompt = self.prompt_for(state, seat)
-        if prompt is None:
-            raise IllegalAction(f"seat {seat} has nothing to decide now")
-        if action not in prompt.options:
+        if not self.is_offered(state, seat, action):
+            if self.prompt_for(state, seat) is None:
+                raise IllegalAction(f"seat {seat} has nothing to decide now")
             raise IllegalAction(f"{action.kind} is not a legal choice for seat {seat} now")
         new = self.clone(state)
         events = tuple(self._play(new, seat, action))

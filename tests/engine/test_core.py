@@ -18,7 +18,7 @@ from engine.core import (
 )
 from engine.rng import Rng
 from tests.conformance import random_playout
-from tests.toygame import RULES, RaceState
+from tests.toygame import RULES, RaceRules, RaceState
 
 
 def test_rng_is_reproducible_and_unbiased_enough() -> None:
@@ -77,6 +77,26 @@ def test_apply_refuses_stale_and_illegal_and_never_mutates() -> None:
         RULES.apply(state, 0, Action.of("stride", n=4))
     new = RULES.apply(state, 0, Action.of("stride", n=2), version=0).state
     assert state.stride == 0 and new.stride == 2 and new.version == 1
+
+
+def test_apply_asks_is_offered_which_defaults_to_membership_in_the_prompt() -> None:
+    state = RULES.setup(2, seed=1)
+    (prompt,) = RULES.prompts(state)
+    assert all(RULES.is_offered(state, 0, action) for action in prompt.options)
+    assert not RULES.is_offered(state, 0, Action.of("stride", n=4))
+    assert not RULES.is_offered(state, 0, Action("roll"))
+    assert not RULES.is_offered(state, 1, prompt.options[0])
+
+    class Closed(RaceRules):
+        """Offers nothing to anyone, whatever the prompts say."""
+
+        def is_offered(self, state: RaceState, seat: int, action: Action) -> bool:
+            return False
+
+    with pytest.raises(IllegalAction, match="not a legal choice"):
+        Closed().apply(state, 0, prompt.options[0])
+    with pytest.raises(IllegalAction, match="nothing to decide"):
+        Closed().apply(state, 1, prompt.options[0])
 
 
 def test_undo_follows_bga_policy() -> None:
