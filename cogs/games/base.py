@@ -85,6 +85,13 @@ class GameUI(ABC):
         """Whether this event begins a new turn (a new board message), even for the same seat."""
         return False
 
+    def render_options(self, view: Any, seat: int, prompt: Prompt | None) -> Mapping[str, Any]:
+        """Extra keywords for the game's renderer when the board is drawn for `seat`.
+
+        `view` is what that seat sees and `prompt` its open decision, if any; none by default.
+        """
+        return {}
+
     def private_text(self, view: Any, seat: int, names: Sequence[str]) -> str:
         """What only `seat` may know, in words, for the "My hand" answer (with its image)."""
         return ""

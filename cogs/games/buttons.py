@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -95,6 +95,13 @@ class ButtonsUI(GameUI):
             due = context.get("stars_due", 1)
             return f"{who}: choose where your {due} star{'s' if due != 1 else ''} go."
         return f"{who}: your move."
+
+    def render_options(self, view: Any, seat: int, prompt: Prompt | None) -> Mapping[str, Any]:
+        """The cells the viewer's own buttons offer for the open roll, outlined on their board."""
+        if prompt is None or prompt.kind not in ("place", "gold"):
+            return {}
+        cells = [(int(a["row"]), int(a["col"])) for a in prompt.options if a.kind == "place"]
+        return {"legal_cells": cells}
 
     def starts_turn(self, event: Event) -> bool:
         """A "turn" event opens each turn."""

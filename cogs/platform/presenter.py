@@ -94,7 +94,9 @@ def render_board(table: Table, seat: int | None = None) -> bytes | None:
     except ImportError:
         return None
     try:
-        png: bytes = render_png(table.game, table.view(seat), seat, text.names_of(table))
+        view = table.view(seat)
+        extra = {} if seat is None else get_ui(table.game).render_options(view, seat, table.prompt_for(seat))
+        png: bytes = render_png(table.game, view, seat, text.names_of(table), **extra)
     except (KeyError, LookupError, NotImplementedError):
         return None
     except Exception:
