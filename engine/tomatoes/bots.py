@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import cast
 
 from engine.core import Action, Prompt
@@ -46,6 +47,20 @@ def vine_value(dice: list[Die]) -> int:
     return value
 
 
+def bot_view(state: TomatoState) -> TomatoState:
+    """What a bot sees: the state with its generator hidden, everything else shared, read only.
+
+    The generator is the game's only secret, so a deep copy (`Rules.view`) is not needed for
+    bots; the view shares the live state's lists, and no bot writes to it (a test checks).
+    """
+    seen: TomatoState = object.__new__(TomatoState)
+    for name in _STATE_FIELDS:
+        setattr(seen, name, getattr(state, name))
+    seen.rng = Rng(0)
+    return seen
+
+
+_STATE_FIELDS = tuple(field.name for field in dataclasses.fields(TomatoState))
 _PlaceArgs = tuple[tuple[str, int], tuple[str, int], tuple[str, int]]
 
 

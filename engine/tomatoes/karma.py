@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import enum
 from functools import cache
+from typing import cast
 
-from engine.core import Action, Event
+from engine.core import Action, ArgValue, Event
 from engine.tomatoes.events import Ev, die_json
 from engine.tomatoes.placement import flipped_seed_fits
 from engine.tomatoes.state import BITS_PER_KARMA, Die, TomatoState
@@ -125,6 +126,50 @@ def karma_options(state: TomatoState) -> list[Action]:
             if karma >= FLIP_COST and flipped_seed_fits(token):
                 options.append(vine_action("flip", owner, token_index))
     return options
+
+
+def karma_offered(state: TomatoState, kind: str, args: tuple[tuple[str, ArgValue], ...]) -> bool:
+    """Whether the karma action `kind` with these plain-int `args` is in `karma_options` now."""
+    spec = KARMA_ACTIONS.get(kind)
+    if spec is None or state.players[state.active].karma < spec.cost:
+        return False
+    keys = tuple(key for key, _ in args)
+    if spec in (KarmaAction.CLEAN, KarmaAction.FLIP):
+        if keys != ("owner", "token"):
+            return False
+        (_, owner), (_, index) = cast(_IntArgs2, args)
+        if not (0 <= owner < len(state.players) and 0 <= index < len(state.players[owner].tokens)):
+            return False
+        token = state.players[owner].tokens[index]
+        if not token.dice:
+            return False
+        if spec is KarmaAction.FLIP:
+            return flipped_seed_fits(token)
+        return owner == state.active or state.options.clean_target != "own"
+    if keys != _DIE_ACTION_KEYS[spec]:
+        return False
+    index = cast(int, args[1][1] if spec is KarmaAction.SHIFT else args[0][1])
+    if not 0 <= index < len(state.rolled):
+        return False
+    value = state.rolled[index].value
+    if spec is KarmaAction.REROLL:
+        return True
+    if spec is KarmaAction.ROLL_OVER:
+        return value in (1, 6)
+    if spec is KarmaAction.SHIFT:
+        by = args[0][1]
+        return (by == -1 and value > 1) or (by == 1 and value < 6)
+    face = cast(int, args[1][1])
+    return 1 <= face <= 6 and face != value
+
+
+_DIE_ACTION_KEYS = {
+    KarmaAction.REROLL: ("die",),
+    KarmaAction.SHIFT: ("by", "die"),
+    KarmaAction.ROLL_OVER: ("die",),
+    KarmaAction.SET_VALUE: ("die", "value"),
+}
+_IntArgs2 = tuple[tuple[str, int], tuple[str, int]]
 
 
 def apply_karma(state: TomatoState, action: Action) -> list[Event]:

@@ -67,6 +67,22 @@ def placements(state: TomatoState) -> list[tuple[int, int, int]]:
     return legal
 
 
+def any_placement(state: TomatoState) -> bool:
+    """Whether any rolled die has a legal target now (`placements` is not empty)."""
+    if not state.rolled:
+        return False
+    reds = any(die.colour is Colour.RED for die in state.rolled)
+    faces = {die.value for die in state.rolled}
+    for player in state.players:
+        if len(player.slots) >= SLOTS_PER_TRACK:
+            continue  # rules section 6.4: a full track freezes its tokens
+        for token in player.tokens:
+            dice = token.dice
+            if reds if not dice else not faces.isdisjoint(accepted_values(tuple([d.value for d in dice]))):
+                return True
+    return False
+
+
 def placeable(state: TomatoState, die: Die) -> bool:
     """Whether `die` has at least one legal target now."""
     return any(fits(token, die) for _, _, token in open_tokens(state))

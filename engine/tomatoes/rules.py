@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+from types import MappingProxyType
 
 from engine.core import Action, Bot, Event, Outcome, Prompt, RandomBot, Rules, Scalar
 from engine.rng import Rng
 from engine.tomatoes import scoring, text, turn
-from engine.tomatoes.bots import GreedyBot
+from engine.tomatoes.bots import GreedyBot, bot_view
 from engine.tomatoes.events import Ev
 from engine.tomatoes.karma import KARMA_ACTIONS, apply_karma, karma_options
+from engine.tomatoes.offered import offered, plain
 from engine.tomatoes.options import OPTION_SPECS, table_options
 from engine.tomatoes.placement import placements
 from engine.tomatoes.state import (
@@ -121,6 +123,16 @@ class TomatoRules(Rules[TomatoState]):
             context=context,
         )
 
+    def is_offered(self, state: TomatoState, seat: int, action: Action) -> bool:
+        """Whether `action` is offered to `seat` now, checked directly (`offered`) when it is plain.
+
+        Same answer as membership in the prompt (a property test holds them equal), without
+        listing every placement and karma action again on each apply.
+        """
+        if plain(action):
+            return offered(state, seat, action)
+        return super().is_offered(state, seat, action)
+
     # -- play --------------------------------------------------------------
 
     def _play(self, state: TomatoState, seat: int, action: Action) -> Iterable[Event]:
@@ -155,7 +167,13 @@ class TomatoRules(Rules[TomatoState]):
     # -- bots and copies ---------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot[TomatoState]]:
-        return {"random": RandomBot(), "greedy": GreedyBot()}
+        return BOTS
+
+    def bot_action(self, state: TomatoState, prompt: Prompt, policy: str = "greedy") -> Action:
+        """As `Rules.bot_action`, but the bot reads `bot_view` (no secret but the generator) not a copy."""
+        bot = BOTS.get(policy) or BOTS["random"]
+        # Seeded from public facts only, as in the base, so a choice reveals nothing of the dice.
+        return bot.choose(bot_view(state), prompt, Rng.from_seed(state.version, prompt.seat))
 
     def clone(self, state: TomatoState) -> TomatoState:
         """A fast deep copy: dice, slots and options are immutable and shared.
@@ -197,6 +215,9 @@ class TomatoRules(Rules[TomatoState]):
         copy.ended = state.ended
         return copy
 
+
+BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType({"random": RandomBot(), "greedy": GreedyBot()})
+"""The bot policies by name (stateless, so one of each serves every game)."""
 
 RULES = TomatoRules()
 """The Diced Tomatoes rules object registered as "tomatoes"."""
