@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Event, Move, Options, Outcome, Record, Rules, Scalar
+from engine.core import Event, Move, Options, Outcome, Record, Rules, Scalar, player_name
 from engine.games import GAME_MODULES, get_rules
 
 
@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parts = game.outcome.breakdown[seat] if game.outcome.breakdown else {}
         detail = ", ".join(f"{k} {v}" for k, v in parts.items())
         print(
-            f"#{game.outcome.ranks[seat]} seat {seat} ({policies[seat]}): {game.outcome.scores[seat]}"
+            f"#{game.outcome.ranks[seat]} {player_name(seat)} ({policies[seat]}): {game.outcome.scores[seat]}"
             + (f"  [{detail}]" if detail else "")
         )
     return 0
