@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Iterable, Sequence
 from typing import cast
 
 from engine.core import Action, Prompt
@@ -52,15 +52,27 @@ def bot_view(state: TomatoState) -> TomatoState:
 
     The generator is the game's only secret, so a deep copy (`Rules.view`) is not needed for
     bots; the view shares the live state's lists, and no bot writes to it (a test checks).
+    Fields are set by hand as in `TomatoRules.clone` (a test checks that none is missed).
     """
     seen: TomatoState = object.__new__(TomatoState)
-    for name in _STATE_FIELDS:
-        setattr(seen, name, getattr(state, name))
+    seen.version = state.version
     seen.rng = Rng(0)
+    seen.undo_seat = state.undo_seat
+    seen.undo_depth = state.undo_depth
+    seen.options = state.options
+    seen.players = state.players
+    seen.bushel = state.bushel
+    seen.rolled = state.rolled
+    seen.active = state.active
+    seen.first_seat = state.first_seat
+    seen.phase = state.phase
+    seen.final_round = state.final_round
+    seen.first_to_six = state.first_to_six
+    seen.total_dice = state.total_dice
+    seen.ended = state.ended
     return seen
 
 
-_STATE_FIELDS = tuple(field.name for field in dataclasses.fields(TomatoState))
 _PlaceArgs = tuple[tuple[str, int], tuple[str, int], tuple[str, int]]
 
 
@@ -98,6 +110,7 @@ class _Judge:
         self.weights = [self.weight(owner) for owner in range(len(view.players))]
         self.values = [[vine_value(t.dice) if t.dice else 0 for t in p.tokens] for p in view.players]
         self.worths = [[self.worth(owner, t.dice) for t in p.tokens] for owner, p in enumerate(view.players)]
+        self._seeds: list[list[float] | None] = [None, None]
         self._tables: dict[Colour, list[float]] = {}
 
     def best(self, options: tuple[Action, ...]) -> Action:
@@ -214,14 +227,37 @@ class _Judge:
             for index, token in enumerate(player.tokens):
                 if token.dice:
                     gain = self.place_gain(colour, 0, owner, index)
-                    for face in accepted_values(tuple([d.value for d in token.dice])):
-                        known = best[face]
-                        best[face] = gain if known is None else max(known, gain)
+                    faces: Iterable[int] = accepted_values(tuple([d.value for d in token.dice]))
+                    gains: Sequence[float] | None = None
                 elif colour is Colour.RED and not seeded:
-                    # Every empty token of one owner gives the same gains: score the first only.
+                    # Every empty token of one owner gives the same gains: merge them once.
                     seeded = True
-                    for face in range(1, 7):
-                        gain = self.place_gain(colour, face, owner, index)
-                        known = best[face]
-                        best[face] = gain if known is None else max(known, gain)
+                    faces, gains = range(1, 7), self.seed_gains(owner == self.seat)
+                else:
+                    continue
+                for face in faces:
+                    if gains is not None:
+                        gain = gains[face]
+                    known = best[face]
+                    # As max(known, gain): the first of equals is kept.
+                    if known is None or gain > known:
+                        best[face] = gain
         return [0.0 if gain is None else gain for gain in best]
+
+    def seed_gains(self, own: bool) -> list[float]:
+        """`place_gain` of a red seed by face (index 1..6) on an empty token of the bot or of an opponent.
+
+        A one-die vine is worth the same to any owner, so one list serves every opponent.
+        """
+        seeds = self._seeds[own]
+        if seeds is None:
+            weight = self.weight(self.seat) if own else -OPPONENT_WEIGHT
+            seeds = [0.0]
+            for face in range(1, 7):
+                # The empty token was worth 0.0; a one-die vine is never harvested.
+                gain = weight * (self.worth_of(self.seat, 1, face) - 0.0)
+                if not own and self.bits:
+                    gain += KARMA_WORTH / BITS_PER_KARMA
+                seeds.append(gain)
+            self._seeds[own] = seeds
+        return seeds
