@@ -115,6 +115,10 @@ def test_is_offered_equals_membership_with_every_karma_action_affordable() -> No
         check_agrees(state)
     frozen = position(2, rolled=("r4",), vines={(1, 0): ["r4"]}, slots={1: [1, 2, 3, 4, 5, 6]}, karma={0: 5})
     check_agrees(frozen)
+    zero = position(2, rolled=("b1",), vines={(0, 0): ["r1"], (0, 1): ["r2"]})
+    zero = RULES.apply(zero, 0, place_action(0, 0, 0)).state
+    zero = RULES.apply(zero, 0, END_TURN).state
+    assert RULES.prompts(zero)[0].kind == "clear" and check_agrees(zero) > 2
     stuck = position(2, rolled=("b3",), karma={0: 0})
     assert RULES.prompts(stuck)[0].options == (END_TURN,) and RULES.is_offered(stuck, 0, END_TURN)
     check_agrees(stuck)
