@@ -109,8 +109,10 @@ class _Judge:
         self.free_karma = max(0, karma - options.rest_karma_cap)
         self.weights = [self.weight(owner) for owner in range(len(view.players))]
         self.values = [[vine_value(t.dice) if t.dice else 0 for t in p.tokens] for p in view.players]
-        self.worths = [[self.worth(owner, t.dice) for t in p.tokens] for owner, p in enumerate(view.players)]
-        self._seeds: list[list[float] | None] = [None, None]
+        self.worths: list[list[float]] = []
+        for owner, (player, values) in enumerate(zip(view.players, self.values, strict=True)):
+            pairs = zip(player.tokens, values, strict=True)
+            self.worths.append([self.worth_of(owner, len(t.dice), v) if t.dice else 0.0 for t, v in pairs])
         self._tables: dict[Colour, list[float]] = {}
 
     def best(self, options: tuple[Action, ...]) -> Action:
@@ -167,10 +169,6 @@ class _Judge:
     def weight(self, owner: int) -> float:
         """+1 for the bot's own vines, negative for opponents'."""
         return 1.0 if owner == self.seat else -OPPONENT_WEIGHT
-
-    def worth(self, owner: int, dice: list[Die]) -> float:
-        """What a token holding `dice` is worth to its owner, in expected points."""
-        return self.worth_of(owner, len(dice), vine_value(dice)) if dice else 0.0
 
     def worth_of(self, owner: int, size: int, value: int) -> float:
         """What a vine of `size` dice worth `value` is worth to its owner, in expected points."""
@@ -245,19 +243,16 @@ class _Judge:
         return [0.0 if gain is None else gain for gain in best]
 
     def seed_gains(self, own: bool) -> list[float]:
-        """`place_gain` of a red seed by face (index 1..6) on an empty token of the bot or of an opponent.
+        """`place_gain` of a red seed by face (index 1..6) on an empty token of the bot or of an opponent."""
+        if own:
+            return _OWN_SEED_GAINS
+        return _BIT_SEED_GAINS if self.bits else _OPPONENT_SEED_GAINS
 
-        A one-die vine is worth the same to any owner, so one list serves every opponent.
-        """
-        seeds = self._seeds[own]
-        if seeds is None:
-            weight = self.weight(self.seat) if own else -OPPONENT_WEIGHT
-            seeds = [0.0]
-            for face in range(1, 7):
-                # The empty token was worth 0.0; a one-die vine is never harvested.
-                gain = weight * (self.worth_of(self.seat, 1, face) - 0.0)
-                if not own and self.bits:
-                    gain += KARMA_WORTH / BITS_PER_KARMA
-                seeds.append(gain)
-            self._seeds[own] = seeds
-        return seeds
+
+# A one-die vine is worth the same to any owner and is never harvested, so the gains of red
+# seeds (as `_Judge.place_gain` works them out: worth after minus 0.0 before, weighted, plus a
+# karma bit for a seed on an opponent's token when bits are in play) are the same in every game.
+_SEED_WORTHS = [0.0] + [face * (0.45 + 0.15 * 1) - TOKEN_RENT for face in range(1, 7)]
+_OWN_SEED_GAINS = [0.0] + [1.0 * (worth - 0.0) for worth in _SEED_WORTHS[1:]]
+_OPPONENT_SEED_GAINS = [0.0] + [-OPPONENT_WEIGHT * (worth - 0.0) for worth in _SEED_WORTHS[1:]]
+_BIT_SEED_GAINS = [0.0] + [gain + KARMA_WORTH / BITS_PER_KARMA for gain in _OPPONENT_SEED_GAINS[1:]]
