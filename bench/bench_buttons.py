@@ -13,55 +13,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from timing import record_games, spread, time_steps
+
 from engine.buttons import RULES
-from engine.core import Record
-from engine.play import run_game
-
-clock = time.process_time
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the sorted values fall."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-def micro(values: list[float]) -> str:
-    """p50 / p99 in microseconds."""
-    return f"p50 {percentile(values, 0.5) * 1e6:6.1f} us  p99 {percentile(values, 0.99) * 1e6:7.1f} us"
-
-
-def play(players: int, games: int, policy: str) -> tuple[list[Record], float]:
-    """Play games with one policy for every seat; return the records and the CPU time."""
-    start = clock()
-    records = [run_game(RULES, players, seed, policies=[policy] * players).record for seed in range(games)]
-    return records, clock() - start
-
-
-def replay_steps(records: list[Record]) -> tuple[list[float], list[float], list[float], float]:
-    """Replay records timing apply, prompts and a greedy choice per step; also the apply-only total."""
-    applies: list[float] = []
-    prompts: list[float] = []
-    choices: list[float] = []
-    for record in records:
-        state = RULES.setup(record.seats, record.options, record.seed)
-        for move in record.moves:
-            t0 = clock()
-            found = RULES.prompts(state)
-            t1 = clock()
-            RULES.bot_action(state, found[0], "greedy")
-            t2 = clock()
-            state = RULES.apply(state, move.seat, move.action).state
-            t3 = clock()
-            prompts.append(t1 - t0)
-            choices.append(t2 - t1)
-            applies.append(t3 - t2)
-    return applies, prompts, choices, sum(applies)
 
 
 def main() -> int:
@@ -73,12 +31,12 @@ def main() -> int:
     print(f"Buttons engine, {args.games} games per line (CPU time)")
     for players in args.players:
         for policy in ("random", "greedy"):
-            records, wall = play(players, args.games, policy)
+            records, wall = record_games(RULES, players, args.games, policy)
             steps = sum(len(r.moves) for r in records)
-            applies, prompts, choices, engine = replay_steps(records)
+            applies, prompts, choices, engine = time_steps(RULES, records)
             print(
                 f"{players}p {policy:6}: {steps / len(records):5.0f} steps/game | "
-                f"apply {micro(applies)} | prompts {micro(prompts)} | greedy choice {micro(choices)}"
+                f"apply {spread(applies)} | prompts {spread(prompts)} | greedy choice {spread(choices)}"
             )
             print(
                 f"           games/s: engine alone {len(records) / engine:7.0f}, "

@@ -22,17 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from timing import nearest_rank, spread  # noqa: E402
+
 from tests.e2e.botprocess import BotProcess, child_env  # noqa: E402
 from tests.e2e.players import choices, find_choice, press, version_of  # noqa: E402
 from tests.fakediscord import Channel, FakeDiscord, Message, User  # noqa: E402
 
 MESSAGE_WRITES = ("POST", "PATCH")
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (0-100) by nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
 async def open_game(fake: FakeDiscord, channel: Channel, user: User, bots: int) -> int:
@@ -140,11 +136,8 @@ async def run(clicks: int, players: int) -> None:
             await fake.close()
     print(f"bench_discord: {len(timings.ack)} clicks in {games} game(s) of Diced Tomatoes, {players} seat(s)")
     for name, values in (("ack", timings.ack), ("board", timings.board), ("ready", timings.ready)):
-        ms = [v * 1000 for v in values]
-        print(
-            f"  {name:5} p50 {percentile(ms, 50):7.1f} ms   p95 {percentile(ms, 95):7.1f} ms   "
-            f"max {max(ms):7.1f} ms   mean {statistics.fmean(ms):7.1f} ms   (n={len(ms)})"
-        )
+        figures = spread(values, ("p50", "p95", "max", "mean"), "ms", sep="   ", rank=nearest_rank)
+        print(f"  {name:5} {figures}   (n={len(values)})")
     uploads = [r for r in fake.requests if r.files]
     size = statistics.fmean(len(r.files["files[0]"]) for r in uploads) / 1024 if uploads else 0.0
     print(f"  {len(uploads)} board image upload(s), {size:.0f} KiB on average")

@@ -17,6 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from timing import percentile, spread
+
 from engine.games import get_rules
 from renderers import png, render
 from renderers.playout import states
@@ -26,15 +28,9 @@ CASES = (("tomatoes", (2, 4, 6)), ("buttons", (2, 3, 4)))
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the sorted values fall."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def ms(values: list[float]) -> str:
     """p50 / p95 in milliseconds."""
-    return f"p50 {percentile(values, 0.5) * 1e3:5.1f}  p95 {percentile(values, 0.95) * 1e3:5.1f} ms"
+    return spread(values, ("p50", "p95"), "ms", "5.1f")
 
 
 def sample(game: str, players: int, boards: int) -> list[object]:

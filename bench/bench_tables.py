@@ -22,25 +22,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from timing import spread
+
 from engine.games import GAME_MODULES
 from tables import Store, TableService, TableStatus
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the sorted values fall."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def millis(values: list[float]) -> str:
     """p50 / p95 / p99 / max in milliseconds."""
-    return (
-        "  ".join(
-            f"{name} {percentile(values, q) * 1e3:7.2f} ms"
-            for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
-        )
-        + f"  max {max(values) * 1e3:7.2f} ms"
-    )
+    return spread(values, ("p50", "p95", "p99", "max"), "ms", "7.2f")
 
 
 async def play_one(

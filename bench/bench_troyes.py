@@ -1,6 +1,6 @@
 """Troyes engine speed: time per step (apply, with its validation) and full bot games per second.
 
-Run by hand: PYTHONPATH=. .venv/bin/python bench/bench_troyes.py [--games N]
+Run by hand: .venv/bin/python bench/bench_troyes.py [--games N]
 
 Step times are given as CPU time of the thread (what the engine costs) and as wall time (which
 also counts the moments the process was not scheduled, large on a loaded machine).
@@ -9,17 +9,16 @@ also counts the moments the process was not scheduled, large on a loaded machine
 from __future__ import annotations
 
 import argparse
-import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import spread
 
 from engine.play import run_game
 from engine.troyes import RULES
-
-
-def percentile(samples: list[float], q: float) -> float:
-    """The q-th percentile (0-100) of the samples."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))]
 
 
 def step_times(seats: int, games: int, policy: str) -> tuple[list[float], list[float], list[float]]:
@@ -53,14 +52,11 @@ def main() -> None:
     for policy in ("random", "greedy"):
         for seats in (2, 3, 4):
             applies, walls, decisions = step_times(seats, args.games, policy)
-            ms = [t * 1000 for t in applies]
-            wall = [t * 1000 for t in walls]
-            bot = [t * 1000 for t in decisions]
             print(
                 f"{policy:6} {seats}p  steps/s {len(applies) / sum(applies):6.0f}  "
-                f"apply cpu p50 {statistics.median(ms):.3f} p99 {percentile(ms, 99):.3f} "
-                f"max {max(ms):.2f} ms, wall p99 {percentile(wall, 99):.3f} ms  | "
-                f"bot cpu p50 {statistics.median(bot):.3f} p99 {percentile(bot, 99):.3f} ms  | "
+                f"apply cpu {spread(applies, ('p50', 'p99', 'max'), 'ms', '.3f')}, "
+                f"wall {spread(walls, ('p99',), 'ms', '.3f')}  | "
+                f"bot cpu {spread(decisions, ('p50', 'p99'), 'ms', '.3f')}  | "
                 f"{len(applies) / args.games:.0f} steps/game"
             )
     for policy in ("random", "greedy"):
