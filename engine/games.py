@@ -26,14 +26,3 @@ def get_rules(game_id: str) -> Rules[Any]:
         raise UnknownGame(game_id) from None
     rules: Rules[Any] = importlib.import_module(module_name).RULES
     return rules
-
-
-def available_games() -> dict[str, Rules[Any]]:
-    """Every game whose package is present, by id."""
-    found: dict[str, Rules[Any]] = {}
-    for game_id in GAME_MODULES:
-        try:
-            found[game_id] = get_rules(game_id)
-        except ModuleNotFoundError:
-            continue
-    return found

@@ -57,7 +57,3 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-
-    def fork(self, *salt: int) -> Rng:
-        """Return an independent generator derived from this one without advancing it."""
-        return Rng.from_seed(self.state, *salt)

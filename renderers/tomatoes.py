@@ -31,7 +31,6 @@ ROW_GAP = 10
 LEGEND_H = 40
 NAME_W = 260
 TOKEN_W = 182
-SLOT_W = 58
 KARMA_W = 96
 
 STYLES = {Colour.RED: dice.RED, Colour.BLACK: dice.BLACK, Colour.GOLD: dice.GOLD}

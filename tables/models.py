@@ -150,10 +150,6 @@ class Table:
         """Whether a bot plays `seat` now."""
         return self.seats[seat].is_bot
 
-    def is_host(self, user_id: int) -> bool:
-        """Whether the user is the table's host."""
-        return self.host_id == user_id
-
     @property
     def prompts(self) -> tuple[Prompt, ...]:
         """The decisions open now (none in the lobby or once over)."""
@@ -235,11 +231,6 @@ class Update:
     """The decisions open after the change."""
     outcome: Outcome | None = None
     """Set when this change ended the game."""
-
-    @property
-    def turn_changed(self) -> bool:
-        """Whether someone new must decide (so a ping is due)."""
-        return bool(self.new_to_move)
 
     @property
     def ping_user_ids(self) -> tuple[int, ...]:

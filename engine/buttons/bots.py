@@ -136,14 +136,6 @@ class Evaluator:
                 total += (miss[j] - miss[j + 1]) * value
         return total / SIZE
 
-    def bust_chance(self, buttons: list[Cell]) -> float:
-        """Chance that the next roll offers no legal cell."""
-        rows = [0] * (SIZE + 1)
-        for cell in self.free_cells(buttons):
-            rows[cell[0]] += 1
-        miss = _MISS[self.dice]
-        return sum(miss[m] for m in rows[1:]) / SIZE
-
     def line_value(self, cell: Cell) -> float:
         """What a button's place is worth for a future line (a finished line counts in `banked`)."""
         p = self.potential[cell]

@@ -205,10 +205,6 @@ class _Judge:
             gain += KARMA_WORTH * completion_karma(value, self.overload)
         return gain
 
-    def best_for_die(self, die: Die) -> float:
-        """The best placement gain for a die with this face (0 when it can only be passed)."""
-        return self.table(die.colour)[die.value]
-
     def table(self, colour: Colour) -> list[float]:
         """The best placement gain of a die of `colour` by face (index 1..6; 0 where it fits nowhere)."""
         table = self._tables.get(colour)

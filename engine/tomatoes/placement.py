@@ -34,17 +34,6 @@ def fits(token: Token, die: Die) -> bool:
     return die.value in accepted_values(tuple(d.value for d in token.dice))
 
 
-def open_tokens(state: TomatoState) -> list[tuple[int, int, Token]]:
-    """Every (owner, token index, token) that may take dice: tokens of full score tracks are frozen."""
-    found = []
-    for owner, player in enumerate(state.players):
-        if player.track_full:
-            continue  # rules section 6.4: a full track freezes its tokens
-        for index, token in enumerate(player.tokens):
-            found.append((owner, index, token))
-    return found
-
-
 def placements(state: TomatoState) -> list[tuple[int, int, int]]:
     """Every legal placement now, as (rolled die index, owner seat, token index)."""
     if not state.rolled:
@@ -81,11 +70,6 @@ def any_placement(state: TomatoState) -> bool:
             if reds if not dice else not faces.isdisjoint(accepted_values(tuple([d.value for d in dice]))):
                 return True
     return False
-
-
-def placeable(state: TomatoState, die: Die) -> bool:
-    """Whether `die` has at least one legal target now."""
-    return any(fits(token, die) for _, _, token in open_tokens(state))
 
 
 def flipped_seed_fits(token: Token) -> bool:

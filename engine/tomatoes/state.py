@@ -131,11 +131,6 @@ class PlayerState:
     turns: int = 0
     """How many turns this player has started."""
 
-    @property
-    def track_full(self) -> bool:
-        """Whether all six score slots are filled (the player's tokens are then frozen)."""
-        return len(self.slots) >= SLOTS_PER_TRACK
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableOptions:

@@ -36,7 +36,7 @@ async def test_start_opens_the_first_prompt_and_pings_once(service: TableService
     assert update.kind is UpdateKind.START
     assert update.table.status is TableStatus.PLAYING
     assert update.table.seed is not None and update.table.version == 0
-    assert update.new_to_move == (0,) and update.ping_user_ids == (HOST,) and update.turn_changed
+    assert update.new_to_move == (0,) and update.ping_user_ids == (HOST,)
     assert [p.kind for p in update.prompts] == ["stride"]
     await service.idle()
     assert recorder.updates == [update]
@@ -47,7 +47,7 @@ async def test_a_turn_pings_the_next_player_only_when_the_turn_passes(service: T
     first = await service.act(table.id, HOST, 0, STRIDE2)
     assert first.kind is UpdateKind.MOVE and first.seat == 0 and first.action == STRIDE2
     assert [(e.version, e.seat, e.event.kind) for e in first.events] == [(0, 0, "stride")]
-    assert not first.turn_changed and first.table.version == 1
+    assert not first.new_to_move and first.table.version == 1
     second = await service.act(table.id, HOST, 1, ROLL)
     assert [e.event.kind for e in second.events] == ["roll"]
     assert second.events[0].event.checkpoint
@@ -98,7 +98,7 @@ async def test_simultaneous_prompts_keep_other_seats_buttons_valid(service: Tabl
     table = await started(service, "vote")
     pick = Action.of("pick", n=3)
     bob = await service.act(table.id, BOB, 0, Action.of("pick", n=2))
-    assert bob.table.version == 1 and not bob.turn_changed
+    assert bob.table.version == 1 and not bob.new_to_move
     # The host's board was built at version 0; Bob's move did not change the host's prompt.
     host = await service.act(table.id, HOST, 0, pick)
     assert [e.event.kind for e in host.events] == ["reveal"]

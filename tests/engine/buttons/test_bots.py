@@ -40,8 +40,7 @@ def test_bust_odds_and_roll_value_match_every_roll_enumerated() -> None:
     board = PlayerBoard(face=0, buttons=list(BUSY), stars=[(1, 5), (6, 6)], bonus=[Colour.RED])
     for blacks in (1, 2, 3):
         evaluator = Evaluator(board, blacks, Weights())
-        bust, value = _brute_force(board, blacks)
-        assert abs(evaluator.bust_chance(board.buttons) - bust) < 1e-12
+        value = _brute_force(board, blacks)[1]
         assert abs(evaluator.roll_value(board.buttons) - value) < 1e-9
     odds = [_brute_force(board, blacks)[0] for blacks in (1, 2, 3, 4)]
     assert odds == sorted(odds, reverse=True) and odds[0] > odds[3] > 0
@@ -67,7 +66,6 @@ def test_greedy_stops_when_busting_outweighs_the_gain() -> None:
 def test_the_same_board_is_worth_a_roll_with_more_dice() -> None:
     board = PlayerBoard(face=0, buttons=[(1, 1), (3, 3), (5, 5)])
     few, many = Evaluator(board, 2, Weights()), Evaluator(board, 5, Weights())
-    assert many.bust_chance(board.buttons) < few.bust_chance(board.buttons)
     assert many.roll_value(board.buttons) > few.roll_value(board.buttons)
 
 
