@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
@@ -48,6 +49,18 @@ def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
         raise StaleVersion()
     if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != user_id or seat not in table.to_move:
         raise NotYourTurn()
+
+
+@contextlib.asynccontextmanager
+async def errors_answered(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
+    """Answer a failure of a deferred interaction privately: a TableError's text, else OOPS (logged)."""
+    try:
+        yield
+    except TableError as exc:
+        await interaction.followup.send(str(exc), ephemeral=True)
+    except Exception:
+        log.exception("%s failed", what)
+        await interaction.followup.send(OOPS, ephemeral=True)
 
 
 def rules_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
@@ -100,48 +113,33 @@ class Games(commands.Cog):
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         """Repost the board (new message, no ping)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
+        async with errors_answered(interaction, "/game show"):
             table = await self.table_here(interaction)
             await self.presenter.repost(table)
             await interaction.followup.send("Here is the board again.", ephemeral=True)
-        except TableError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
-        except Exception:
-            log.exception("/game show failed")
-            await interaction.followup.send(OOPS, ephemeral=True)
 
     @game.command(name="abandon", description="End this game without a result (host or server managers)")
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """Abandon the game played here."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
+        async with errors_answered(interaction, "/game abandon"):
             table = await self.table_here(interaction)
             manager = bool(interaction.permissions.manage_guild)
             update = await self.service.abandon(table.id, interaction.user.id, manager)
             await self.presenter.show(update)
             await interaction.followup.send(f"Table #{table.id} was abandoned.", ephemeral=True)
-        except TableError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
-        except Exception:
-            log.exception("/game abandon failed")
-            await interaction.followup.send(OOPS, ephemeral=True)
 
     @game.command(name="leave", description="Leave this game: a bot plays your seat from now on")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Hand one's seat to a bot."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
+        async with errors_answered(interaction, "/game leave"):
             table = await self.table_here(interaction)
             table = await self.service.leave(table.id, interaction.user.id)
             await self.presenter.flush(table.id)
             await interaction.followup.send(
                 f"You left table #{table.id}; a bot plays your seat.", ephemeral=True
             )
-        except TableError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
-        except Exception:
-            log.exception("/game leave failed")
-            await interaction.followup.send(OOPS, ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""
@@ -171,7 +169,7 @@ class Games(commands.Cog):
             await interaction.response.send_message(MALFORMED, ephemeral=True)
             return
         await interaction.response.defer()
-        try:
+        async with errors_answered(interaction, f"component {ref}"):
             if isinstance(ref, PickRef):
                 picked = ids.parse_value(ref.table, ref.version, values[0]) if len(values) == 1 else None
                 if picked is None:
@@ -189,11 +187,6 @@ class Games(commands.Cog):
                 await self.undo(interaction, ref)
             elif isinstance(ref, MineRef):
                 await self.show_mine(interaction, ref)
-        except TableError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
-        except Exception:
-            log.exception("component %s failed", ref)
-            await interaction.followup.send(OOPS, ephemeral=True)
 
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
         """Play the chosen option."""
