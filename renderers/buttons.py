@@ -13,7 +13,7 @@ from renderers import palette, shapes
 from renderers.dice import DieStyle, PipShape
 from renderers.kit import Canvas
 from renderers.layout import Box
-from renderers.text import clean_name, fit, font
+from renderers.text import clean_name, fit, font, game_over_line
 
 WIDTH = 1400
 PAD = 20
@@ -101,12 +101,8 @@ def _header(canvas: Canvas, box: Box, view: ButtonsState, viewer: int | None, na
 def _result_line(view: ButtonsState, names: list[str]) -> str:
     outcome = RULES.outcome(view)
     assert outcome is not None
-    winners = [fit(names[seat], font(38), 420) for seat, place in enumerate(outcome.ranks) if place == 1]
-    best = max(outcome.scores)
-    points = f"{best} point{'' if best == 1 else 's'}"
-    if len(winners) == 1:
-        return f"Game over: {winners[0]} wins with {points}"
-    return f"Game over: {', '.join(winners)} tie with {points}"
+    winners = [names[seat] for seat, place in enumerate(outcome.ranks) if place == 1]
+    return game_over_line(winners, max(outcome.scores))
 
 
 def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> None:

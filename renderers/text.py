@@ -1,8 +1,9 @@
-"""Fonts shipped with the project, player-name cleaning and text that fits a width."""
+"""Fonts shipped with the project, player-name cleaning, text that fits a width and the game-over line."""
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -81,3 +82,12 @@ def fit(text: str, face: Font, max_width: float) -> str:
         else:
             high = mid - 1
     return best or ELLIPSIS
+
+
+def game_over_line(winners: Sequence[str], best: int) -> str:
+    """'Game over: A wins with N points' or 'A, B tie with ...', names fitted to 420 px at size 38."""
+    fitted = [fit(name, font(38), 420) for name in winners]
+    points = f"{best} point{'' if abs(best) == 1 else 's'}"
+    if len(fitted) == 1:
+        return f"Game over: {fitted[0]} wins with {points}"
+    return f"Game over: {', '.join(fitted)} tie with {points}"

@@ -21,7 +21,7 @@ from engine.tomatoes.state import (
 from renderers import dice, palette, shapes
 from renderers.kit import Canvas
 from renderers.layout import Box, row_width
-from renderers.text import clean_name, fit, font
+from renderers.text import clean_name, fit, font, game_over_line
 
 WIDTH = 1400
 PAD = 20
@@ -148,11 +148,7 @@ def _result_line(view: TomatoState, names: list[str], scores: list[int]) -> str:
         won = len(view.players[0].slots) >= SLOTS_PER_TRACK
         return f"Game over: {'won' if won else 'lost'}, {scores[0]} of 6 slots matched"
     best = max(scores)
-    winners = [fit(names[seat], font(38), 420) for seat, score in enumerate(scores) if score == best]
-    points = f"{best} point{'' if abs(best) == 1 else 's'}"
-    if len(winners) == 1:
-        return f"Game over: {winners[0]} wins with {points}"
-    return f"Game over: {', '.join(winners)} tie with {points}"
+    return game_over_line([names[seat] for seat, score in enumerate(scores) if score == best], best)
 
 
 def _table(canvas: Canvas, box: Box, view: TomatoState, names: list[str]) -> None:
