@@ -36,17 +36,6 @@ def colour_shift(colour: Colour) -> int:
     return -1 if colour is Colour.BLACK else 1 if colour is Colour.GOLD else 0
 
 
-def vine_value(dice: list[Die]) -> int:
-    """Seed pips, -1 per black die, +1 per gold die."""
-    value = dice[0].value
-    for die in dice:
-        if die.colour is Colour.BLACK:
-            value -= 1
-        elif die.colour is Colour.GOLD:
-            value += 1
-    return value
-
-
 def bot_view(state: TomatoState) -> TomatoState:
     """What a bot sees: the state with its generator hidden, everything else shared, read only.
 
@@ -108,7 +97,7 @@ class _Judge:
         # Karma above the resting cap is lost at the end of the turn, so spending it is free.
         self.free_karma = max(0, karma - options.rest_karma_cap)
         self.weights = [self.weight(owner) for owner in range(len(view.players))]
-        self.values = [[vine_value(t.dice) if t.dice else 0 for t in p.tokens] for p in view.players]
+        self.values = [[t.value for t in p.tokens] for p in view.players]
         self.worths: list[list[float]] = []
         for owner, (player, values) in enumerate(zip(view.players, self.values, strict=True)):
             pairs = zip(player.tokens, values, strict=True)
