@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.codec import from_json
 from engine.troyes.kinds import Colour
 
 _DIR = Path(__file__).with_name("data")
@@ -106,61 +107,19 @@ def _load(name: str) -> Any:
 @cache
 def activities() -> dict[str, ActivityCard]:
     """The 27 activity cards by id."""
-    return {
-        raw["id"]: ActivityCard(
-            id=raw["id"],
-            colour=Colour(raw["colour"]),
-            level=raw["level"],
-            name=raw["name"],
-            delayed=raw["delayed"],
-            cost=raw["cost"],
-            divisor=raw["divisor"],
-            space_vp=tuple(raw["space_vp"]),
-            effect=raw["effect"],
-            text=raw["text"],
-            estimated=tuple(raw["estimated"]),
-        )
-        for raw in _load("activities.json")
-    }
+    return {raw["id"]: from_json(ActivityCard, raw) for raw in _load("activities.json")}
 
 
 @cache
 def events() -> dict[str, EventCard]:
     """The 16 event cards and Marauding (id E00) by id."""
-    return {
-        raw["id"]: EventCard(
-            id=raw["id"],
-            colour=Colour(raw["colour"]),
-            name=raw["name"],
-            black_dice=raw["black_dice"],
-            effect=raw["effect"],
-            text=raw["text"],
-            combat=Colour(raw["combat"]),
-            divisor=raw["divisor"],
-            banners=raw["banners"],
-            vp=(raw["vp"][0], raw["vp"][1]),
-            calls=None if raw["calls"] is None else Colour(raw["calls"]),
-            permanent=raw["permanent"],
-            estimated=tuple(raw["estimated"]),
-        )
-        for raw in _load("events.json")
-    }
+    return {raw["id"]: from_json(EventCard, raw) for raw in _load("events.json")}
 
 
 @cache
 def characters() -> dict[str, Character]:
     """The 6 characters by id."""
-    return {
-        raw["id"]: Character(
-            id=raw["id"],
-            name=raw["name"],
-            metric=raw["metric"],
-            thresholds=tuple(raw["thresholds"]),
-            two_player_offset=raw["two_player_offset"],
-            vp=tuple(raw["vp"]),
-        )
-        for raw in _load("characters.json")
-    }
+    return {raw["id"]: from_json(Character, raw) for raw in _load("characters.json")}
 
 
 @cache
