@@ -196,8 +196,14 @@ def _turn_menu(state: TroyesState, seat: int) -> Prompt:
     if can_get_citizen(state, seat):
         options.append(Action("citizen"))
     targets = [f"card:{i}" for i in range(len(state.cards))]
-    targets += ["event", "cathedral", "building:0", "building:1", "building:2", "agriculture"]
+    targets += ["cathedral", "building:0", "building:1", "building:2", "agriculture"]
     options += [Action.of("target", t=t) for t in targets if can_target(state, seat, t)]
+    events = [f"event:{i}" for i in range(len(state.queue)) if can_target(state, seat, f"event:{i}")]
+    # Events are offered one by one (one click less) unless that passes Discord's 25 options.
+    if len(options) + len(events) <= MAX_OPTIONS:
+        options += [Action.of("target", t=t) for t in events]
+    elif events:
+        options.append(Action.of("target", t="event"))
     context = (
         ("round", state.round),
         ("pass_deniers", board().const("pass_deniers")),
@@ -207,6 +213,10 @@ def _turn_menu(state: TroyesState, seat: int) -> Prompt:
         ("hire", tuple(_hire_costs(state, seat, options))),
     )
     return Prompt(seat, "turn", tuple(options), default=PASS, context=context)
+
+
+MAX_OPTIONS = 25
+"""Discord's limit of options in one select."""
 
 
 def _hire_costs(state: TroyesState, seat: int, options: Sequence[Action]) -> list[int]:
