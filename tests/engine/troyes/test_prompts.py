@@ -9,6 +9,7 @@ from tests.conformance import random_playout
 from tests.engine.troyes.helpers import (
     BACK,
     DONE,
+    R,
     W,
     Y,
     add_dice,
@@ -104,3 +105,23 @@ def test_every_prompt_of_random_games_has_a_default_among_its_options() -> None:
     for seats in (2, 3, 4):
         end = random_playout(RULES, seats, 21, invariant=check, check_every=200)
         assert end.phase is Phase.OVER
+
+
+def test_events_are_grouped_behind_one_option_only_past_25_options() -> None:
+    cards = ("R1b", "R2b", "R3a", "W1b", "W2c", "W3a", "Y1b", "Y2a", "Y3b")
+    many = ("ER1", "ER2", "ER3", "ER4", "ER5", "ER6", "ER7", "ER8", "EW1", "EW3", "EY2")
+    state = table(2, cards, many)
+    for index in range(len(cards)):
+        with_tradesman(state, index, 0)
+    add_dice(state, 0, R, 6, 6, 6)
+    add_dice(state, 0, W, 6, 6, 6)
+    add_dice(state, 0, Y, 6, 6, 6)
+    menu = options(state)
+    assert len(menu) <= 25 and target("event") in menu
+    assert not any(o.kind == "target" and o["t"].startswith("event:") for o in menu)
+    state = play(state, 0, target("event"))
+    (prompt,) = RULES.prompts(state)
+    assert prompt.kind == "fight_which" and len(prompt.options) == len(many) + 2  # with Marauding, back
+    few = table(2, cards[:3], many[:2])
+    add_dice(few, 0, R, 6)
+    assert {target("event:0"), target("event:1")} <= set(options(few))
