@@ -224,11 +224,10 @@ MAX_OPTIONS = 25
 
 
 def _hire_costs(state: TroyesState, seat: int, options: Sequence[Action]) -> list[int]:
-    """The hire cost of each card target among the options, in option order (0: staffed)."""
+    """The hire cost of each option, in option order (0 for a staffed card or any other option)."""
     return [
-        groups.hire_cost(state, seat, o["t"])
+        groups.hire_cost(state, seat, o["t"]) if o.kind == "target" and o["t"].startswith("card") else 0
         for o in options
-        if o.kind == "target" and o["t"].startswith("card")
     ]
 
 
@@ -288,7 +287,14 @@ def _dice_prompt(state: TroyesState, step: Step) -> Prompt:
         ("total", groups.total(chosen, effect)),
         ("yield", now),
         ("paid", sum(groups.price(seat, chosen, effect).values())),
-        ("prices", tuple(0 if d.owner == seat or effect == "tithe" else each for d in offered)),
+        # One price per option, "done" and "back" included (0: an own die, the Tithe, no die).
+        (
+            "prices",
+            (
+                *(0 if d.owner == seat or effect == "tithe" else each for d in offered),
+                *[0] * (len(options) - len(offered) + 1),
+            ),
+        ),
     )
     return Prompt(seat, "dice", (*options, BACK), default=BACK, context=context)
 
