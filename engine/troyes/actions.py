@@ -617,8 +617,8 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
         for value in groups.values(dice, effect):
             state.cathedral[value - 1].append(seat)
             out.append(gain_vp(state, seat, board().const("vp_per_cube"), "cathedral"))
-            gain_influence(state, seat, board().cathedral_influence[value - 1])
-            out.append(Event("cathedral_cube", {"seat": seat, "column": value}))
+            got = gain_influence(state, seat, board().cathedral_influence[value - 1])
+            out.append(Event("cathedral_cube", {"seat": seat, "column": value, "influence": got}))
     elif kind == "event":
         for _ in range(gain):
             out += place_cube(state, index, seat)
@@ -670,9 +670,10 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
     beaten = state.black.pop(step.count)
     state.dice = [d for d in state.dice if d.id not in chosen]
     state.spent += len(chosen)
-    gain_influence(state, seat, 1)
+    got = gain_influence(state, seat, 1)
     shown = [[d.colour.value, d.value] for d in dice]
-    out = [Event("countered", {"seat": seat, "black": beaten, "dice": shown, "strength": strength(dice)})]
+    countered = {"seat": seat, "black": beaten, "dice": shown, "strength": strength(dice), "influence": got}
+    out = [Event("countered", countered)]
     if not state.black:
         return out + after_countering(state)
     # §5: after the highest, the player may counter any others he chooses.
