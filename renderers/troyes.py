@@ -63,6 +63,8 @@ BLACK_DIE = DieStyle(
     "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.08, PipShape.ROUND, "B"
 )
 ROMAN = ("I", "II", "III")
+PNG_LEVEL = 3
+"""zlib level: half the time of level 6 on this tall board, for PNGs about 25% larger (~90 kB)."""
 
 _PHASE_WORDS = {
     Phase.PLACEMENT: "SETUP",
