@@ -96,7 +96,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     seen = _seen(view, viewer, names)
     inner = WIDTH - 2 * PAD
     heights = (
-        HEADER_H,
+        HEADER_H + (CHOSEN_H if _chosen_dice(view) else 0),
         _players_height(view, seen),
         BUILDING_H,
         _middle_height(view),
@@ -160,15 +160,17 @@ def _possessive(name: str) -> str:
 # -- header ----------------------------------------------------------------------------------
 
 HEADER_H = 92
+CHOSEN_H = 42
 
 
 def _header(
     canvas: Canvas, box: Box, view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None
 ) -> None:
     when = f"ROUND {view.round} OF {view.rounds}" if view.round else f"{view.rounds} ROUNDS"
-    canvas.text(
-        (box.x, box.y), f"TROYES · {when} · {_PHASE_WORDS[view.phase]}", TEXT_MIN, fill=palette.TEXT_DIM
-    )
+    line = f"TROYES · {when} · {_PHASE_WORDS[view.phase]}"
+    if _dice_out(view):
+        line += f" · {len(view.dice)} OF {view.rolled} DICE LEFT"
+    canvas.text((box.x, box.y), line, TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
     y = box.y + 42
     if view.phase is Phase.OVER:
         canvas.text((box.x, y), _result_line(seen), STATUS, fill=palette.ACTIVE, max_width=box.w)
@@ -178,6 +180,23 @@ def _header(
     canvas.paste(shapes.arrow(34), box.x, y + 3)
     who = "Your move" if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
     canvas.text((box.x + 44, y), f"{who}: {_doing(view)}", STATUS, max_width=box.w - 44)
+    chosen = _chosen_dice(view)
+    if chosen:
+        words = ", ".join(_die_words(view, die, mover, seen) for die in view.dice if die.id in chosen)
+        canvas.text(
+            (box.x + 44, y + 54), f"with {words}", TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44
+        )
+
+
+def _die_words(view: TroyesState, die: Die, mover: int, seen: list[Seen]) -> str:
+    """'red 5' for the mover's own die, "Bo's red 5 (bought)" for another district's."""
+    words = f"{die.colour.value} {die.value}"
+    if die.owner == mover:
+        return words
+    owner = (
+        "the neutral" if die.owner == NEUTRAL else _possessive(fit(seen[die.owner].name, font(TEXT_MIN), 280))
+    )
+    return f"{owner} {words} (bought)"
 
 
 def _result_line(seen: list[Seen]) -> str:
