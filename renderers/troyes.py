@@ -71,7 +71,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     seen = _seen(view, viewer, names)
     heights = (
         HEADER_H + (CHOSEN_H if _chosen_dice(view) else 0),
-        _players_height(view, seen),
+        _players_height(view, seen, viewer),
         city.BUILDING_H,
         city.middle_height(view),
         city.cards_height(view),
@@ -240,8 +240,19 @@ def _stat_widths() -> list[int]:
     return [max(round(face.getlength(head)), 58) for head in STAT_HEADS]
 
 
-def _row_height(shown: Seen) -> int:
-    return 2 * ROW_PAD + 2 * LINE_H + 6 + (LINE_H if shown.characters else 0)
+LINE_W = WIDTH - 2 * PAD - GUTTER - 16
+"""The width of a player row's lines, right of the gutter."""
+
+
+def _row_height(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
+    extra = (1 if shown.characters else 0) + (1 if _tags_below(view, seat, shown, is_viewer) else 0)
+    return 2 * ROW_PAD + 2 * LINE_H + 6 + extra * LINE_H
+
+
+def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> bool:
+    """Whether the tags need a line of their own, so that a big district keeps full-size dice."""
+    tags = sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown))
+    return not shown.score and tags + 12 + _district_width(view, seat) > LINE_W
 
 
 _SCORE_WORDS = {
@@ -269,8 +280,8 @@ def _signed(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
-def _players_height(view: TroyesState, seen: list[Seen]) -> int:
-    rows = sum(_row_height(s) for s in seen)
+def _players_height(view: TroyesState, seen: list[Seen], viewer: int | None) -> int:
+    rows = sum(_row_height(view, seat, shown, seat == viewer) for seat, shown in enumerate(seen))
     neutral = GAP + 2 * ROW_PAD + LINE_H if _dice_out(view) else 0
     return 36 + rows + GAP * (len(seen) - 1) + neutral
 
@@ -300,7 +311,7 @@ def _players(
     canvas.text((head.x + GUTTER, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM)
     chosen = _chosen_dice(view)
     for seat, shown in enumerate(seen):
-        row, rest = rest.take_top(_row_height(shown), GAP)
+        row, rest = rest.take_top(_row_height(view, seat, shown, seat == viewer), GAP)
         _player_row(canvas, row, view, seat, shown, seat == viewer, seat == mover, chosen)
     if _dice_out(view):
         _neutral_row(canvas, rest, view, chosen)
@@ -344,12 +355,14 @@ def _player_row(
         fill = palette.TEXT_DIM if dim else palette.STAR if column is columns[-1] else palette.TEXT
         canvas.text((column.right, mid), figure, NAME, fill=fill, anchor="rm")
     line = Box(x, box.y + ROW_PAD + LINE_H + 6, box.right - 16 - x, LINE_H)
-    tags = _tags(view, seat, is_viewer, shown)
+    below = _tags_below(view, seat, shown, is_viewer)
     right = line.right
-    for text, fill in reversed(tags):
+    for text, fill in reversed(_tags(view, seat, is_viewer, shown)):
         w = canvas.pill_width(text, TEXT_MIN)
-        canvas.pill(right - w, line.y + 3, text, TEXT_MIN, fill)
+        canvas.pill(right - w, line.y + 3 + (LINE_H if below else 0), text, TEXT_MIN, fill)
         right -= w + 8
+    if below:
+        right = line.right
     if shown.score:
         made = _score_words(shown)
         canvas.text(
@@ -361,7 +374,7 @@ def _player_row(
         names = ", ".join(_character_name(c) for c in shown.characters)
         label = "Character" if len(shown.characters) == 1 else "Characters"
         canvas.text(
-            (x, line.bottom + LINE_H // 2),
+            (x, line.bottom + LINE_H // 2 + (LINE_H if below else 0)),
             f"{label}: {names}",
             TEXT_MIN,
             fill=palette.TEXT_DIM,
@@ -401,13 +414,38 @@ def _neutral_row(canvas: Canvas, box: Box, view: TroyesState, chosen: set[int]) 
     _district(canvas, Box(left, mid - LINE_H // 2, box.right - 16 - left, LINE_H), view, NEUTRAL, chosen)
 
 
-def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int]) -> None:
-    """An owner's dice on the city square, by colour (R, W, Y letters), highest first."""
+_DIE_GAP = 8
+_GROUP_GAP = 14
+
+
+def _groups(view: TroyesState, owner: int) -> list[tuple[Colour, list[Die]]]:
+    """An owner's dice by colour (red, white, yellow), highest first; colours without dice left out."""
     groups = [
         (colour, sorted((d for d in view.dice if d.owner == owner and d.colour is colour), key=_value_first))
         for colour in (Colour.RED, Colour.WHITE, Colour.YELLOW)
     ]
-    groups = [(colour, dice) for colour, dice in groups if dice]
+    return [(colour, dice) for colour, dice in groups if dice]
+
+
+def _letter_width(colour: Colour) -> int:
+    return round(font(TEXT_MIN).getlength(LETTERS[colour])) + 10
+
+
+def _district_width(view: TroyesState, owner: int, size: int = DIE) -> int:
+    """How wide an owner's dice are drawn at `size`."""
+    return sum(
+        _letter_width(colour) + len(dice) * (size + _DIE_GAP) + _GROUP_GAP
+        for colour, dice in _groups(view, owner)
+    )
+
+
+def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int]) -> None:
+    """An owner's dice on the city square, by colour (R, W, Y letters), highest first.
+
+    A player owns at most 12 citizens, so a district has at most 12 dice: they fit a row's line
+    at full size (the tags move below when they would not).
+    """
+    groups = _groups(view, owner)
     if not groups:
         words = "no dice" if _dice_out(view) else ""
         if view.phase is Phase.PLACEMENT and owner != NEUTRAL:
@@ -415,24 +453,18 @@ def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: s
             words = f"{left} starting citizen{'s' if left != 1 else ''} to place" if left else "all placed"
         canvas.text((box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
         return
-    count = sum(len(dice) for _, dice in groups)
-    letter_w = round(max(font(TEXT_MIN).getlength(LETTERS[colour]) for colour, _ in groups)) + 10
-    size = DIE
-    gap = 8
-    while size > 40 and count * (size + gap) + len(groups) * (letter_w + 14) > box.w:
-        size -= 2
     x = box.x
     cy = box.y + box.h // 2
     for colour, dice in groups:
         canvas.text((x, cy), LETTERS[colour], TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-        x += letter_w
+        x += _letter_width(colour)
         for die in dice:
-            if x + size > box.right:
+            if x + DIE > box.right:
                 canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
                 return
-            _die(canvas, x, cy - size // 2, size, die, die.id in chosen)
-            x += size + gap
-        x += 14
+            _die(canvas, x, cy - DIE // 2, DIE, die, die.id in chosen)
+            x += DIE + _DIE_GAP
+        x += _GROUP_GAP
 
 
 def _value_first(die: Die) -> tuple[int, int]:
