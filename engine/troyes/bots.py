@@ -8,7 +8,7 @@ from itertools import combinations
 from engine.core import Action, Prompt
 from engine.rng import Rng
 from engine.troyes import groups
-from engine.troyes.actions import own_dice, sources, strength, usable_modifiers
+from engine.troyes.actions import BOUGHT, SUPPLY, own_dice, sources, strength, usable_modifiers
 from engine.troyes.board import cathedral_cubes, entry_result, standing
 from engine.troyes.cards import affordable, red_total
 from engine.troyes.data import activities, board, events
@@ -40,6 +40,8 @@ class GreedyBot:
     def choose(self, view: TroyesState, prompt: Prompt, rng: Rng) -> Action:
         """Return the option of the best-valued plan for this prompt."""
         choice = self._choose(view, prompt)
+        if choice.kind == "die" and choice not in prompt.options:
+            choice = _twin(view, choice["id"], prompt.options) or choice
         return choice if choice in prompt.options else prompt.default or prompt.options[0]
 
     def _choose(self, view: TroyesState, prompt: Prompt) -> Action:
@@ -51,7 +53,7 @@ class GreedyBot:
             best = best_plan(view, seat, _targets(prompt.options))
             if best is None or best[0] <= pass_value(view, seat):
                 return _PASS
-            return Action.of("target", t=_menu_target(best[1]))
+            return Action.of("target", t=_menu_target(best[1], prompt.options))
         step = view.stack[-1]
         if kind == "fight_which":
             targets = [f"event:{o['index']}" for o in prompt.options if o.kind == "event"]
@@ -77,6 +79,21 @@ class GreedyBot:
         return prompt.default or _BACK
 
 
+def _twin(view: TroyesState, die_id: int, options: Sequence[Action]) -> Action | None:
+    """The offered die identical to `die_id` (identical dice are one option)."""
+    index = {d.id: d for d in view.dice}
+    wanted = index[die_id]
+    for option in options:
+        other = index.get(option["id"]) if option.kind == "die" else None
+        if other is not None and (other.owner, other.colour, other.value) == (
+            wanted.owner,
+            wanted.colour,
+            wanted.value,
+        ):
+            return option
+    return None
+
+
 def _targets(options: Sequence[Action]) -> list[str]:
     found: list[str] = []
     for option in options:
@@ -85,8 +102,9 @@ def _targets(options: Sequence[Action]) -> list[str]:
     return found
 
 
-def _menu_target(target: str) -> str:
-    return "event" if target.startswith("event:") else target
+def _menu_target(target: str, options: Sequence[Action]) -> str:
+    """The menu's name of a target: an event is offered alone, or behind "event" when there are many."""
+    return target if Action.of("target", t=target) in options else "event"
 
 
 def pass_value(view: TroyesState, seat: int) -> float:
@@ -280,13 +298,11 @@ def _source_cost(view: TroyesState, seat: int, found: Sequence[str]) -> float:
 
 
 def _one_source_cost(view: TroyesState, source: str) -> float:
-    if source in ("supply",) or source.startswith("l:"):
+    if source == SUPPLY:
         return 0.0
-    if source == "new":
+    if source == BOUGHT:
         return 2 * INFLUENCE
-    if source.startswith("b:"):
-        return 0.8 * rounds_left(view) + 0.5
-    return 1.5
+    return 1.5  # a tradesman moved from another card loses that card
 
 
 def _best_source(view: TroyesState, seat: int, found: Sequence[str]) -> str:

@@ -84,7 +84,7 @@ def test_blacksmith_cube_adds_5_to_a_red_group_but_not_for_the_palace() -> None:
     assert state.players[0].cubes == {"Y2b": 1}
     (red,) = add_dice(state, 0, R, 1)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="Y2b"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="Y2b"))
     state = play(state, 0, die(red), DONE)
     assert state.queue[0].cubes == [0] and "Y2b" not in state.players[0].cubes
     assert not groups.modifier_fits(state, "building:0", "blacksmith")
@@ -94,10 +94,9 @@ def test_militiaman_cube_lets_yellow_dice_act_as_red() -> None:
     state = run(ready("Y2c"), "Y2c", 1)
     (yellow,) = add_dice(state, 0, Y, 6)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="Y2c"))
-    assert die(yellow) in options(state)
-    state = play(state, 0, die(yellow), DONE)
-    assert state.queue[0].cubes == [0]
+    # No red die: the Militiaman cube is the one way forward, and the yellow die the only die.
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="Y2c"))
+    assert state.queue[0].cubes == [0] and all(d.id != yellow for d in state.dice)
 
 
 def test_journeyman_pays_3_deniers_for_2_vp() -> None:
@@ -158,7 +157,7 @@ def test_apprenticeship_cube_makes_every_die_a_5_not_for_the_cathedral() -> None
     state = run(ready("W2a"), "W2a", 1)
     ones = add_dice(state, 0, R, 1, 1)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="W2a"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="W2a"))
     state = play(state, 0, *(die(i) for i in ones), DONE)
     assert state.queue[0].cubes == [0]  # 10 // 6 = 1 cube
     assert not groups.modifier_fits(state, "cathedral", "apprenticeship")
@@ -169,7 +168,7 @@ def test_confession_cube_adds_2_to_every_die_not_in_bishopric_or_city_hall() -> 
     state = run(ready("W2b"), "W2b", 1)
     twos = add_dice(state, 0, R, 2, 2)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="W2b"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="W2b"))
     state = play(state, 0, *(die(i) for i in twos), DONE)
     assert state.queue[0].cubes == [0]  # 8 // 6 = 1
     assert not groups.modifier_fits(state, f"building:{CITY_HALL}", "confession")
@@ -193,7 +192,7 @@ def test_templar_cube_turns_one_white_die_into_two_red_dice() -> None:
     state = ready("W2c")
     state.players[0].cubes = {"W2c": 1}
     (white,) = add_dice(state, 0, W, 6)
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="W2c"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="W2c"))
     state = play(state, 0, die(white), DONE)
     # Two red 6s = 12 -> 2 cubes: Marauding's two banners are filled by seat 0 alone.
     assert state.players[0].vp == 3 and state.queue[0].cubes == []
@@ -234,12 +233,21 @@ def _rng_with_first_die(state: TroyesState, want: set[int]) -> None:
 
 
 def test_archer_hits_on_3_or_more_and_puts_a_cube_on_any_event() -> None:
-    state = ready("R1a")
+    state = table(2, ("R1a",), ("ER1",))
+    with_tradesman(state, 0, 0)
+    spare(state)
     _rng_with_first_die(state, {3, 4, 5, 6})
     state = run(state, "R1a", 1)
     assert RULES.prompts(state)[0].kind == "cube_on_event"
-    state = play(state, 0, Action.of("event", index=0))
-    assert state.queue[0].cubes == [0] and state.players[0].influence == 6
+    state = play(state, 0, Action.of("event", index=1))
+    assert state.queue[1].cubes == [0] and state.players[0].influence == 6
+
+
+def test_archer_cube_goes_alone_on_the_only_event() -> None:
+    state = ready("R1a")
+    _rng_with_first_die(state, {3, 4, 5, 6})
+    state = run(state, "R1a", 1)
+    assert state.queue[0].cubes == [0] and state.turn == 1, "one event: no question"
 
 
 def test_archer_misses_on_1_or_2() -> None:
@@ -353,14 +361,16 @@ def test_every_card_has_its_data() -> None:
         RULES.apply(ready("Y1b"), 1, Action("pass"))
 
 
-def test_joust_gives_nothing_when_the_activating_player_is_not_highest() -> None:
-    # §7.2 Joust: "gain 2 VP if the total of red dice in your district is higher ...; all
-    # tied-highest players gain" -- the reward hangs on the activating player's own total.
+def test_joust_rewards_the_highest_red_total_whoever_activated() -> None:
+    """The card: "The players with the highest total of red dice left in their district gain 2 VP."
+
+    Ruling (DATA.md): the activating player need not be among them.
+    """
     state = ready("R3b")
     add_dice(state, 0, R, 2)
     add_dice(state, 1, R, 6)
     state = run(state, "R3b", 1)
-    assert (state.players[0].vp, state.players[1].vp) == (0, 0)
+    assert (state.players[0].vp, state.players[1].vp) == (0, 2)
 
 
 def test_joust_tied_highest_players_all_gain() -> None:
