@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from renderers.glyphs import font_coverage
 
@@ -15,6 +15,12 @@ FONT_DIR = Path(__file__).parent / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
+
+PHONE_WIDTH = 400
+"""How wide a phone's chat shows a board, in pixels (issue 12)."""
+PHONE_MIN_PX = 8
+"""The smallest height a digit or capital may have when the board is shown PHONE_WIDTH wide."""
+_DIGITS_AND_CAPITALS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 Font = ImageFont.FreeTypeFont
 
@@ -27,6 +33,26 @@ _DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 def font(size: int, bold: bool = True) -> Font:
     """DejaVu Sans (bold by default) at `size` pixels, from the font files in the repo."""
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+
+
+@lru_cache(maxsize=128)
+def glyph_height(size: int, bold: bool = True) -> int:
+    """The ink height above the baseline of the shortest digit or capital at `size` pixels."""
+    face = font(size, bold)
+    return min(-round(face.getbbox(char, anchor="ls")[1]) for char in _DIGITS_AND_CAPITALS)
+
+
+def shown_height(size: int, image_width: int, bold: bool = True, shown_width: int = PHONE_WIDTH) -> float:
+    """How tall the shortest digit or capital of `size` looks when the image is `shown_width` wide."""
+    return glyph_height(size, bold) * shown_width / image_width
+
+
+def smallest_legible(image_width: int, bold: bool = True, shown_width: int = PHONE_WIDTH) -> int:
+    """The smallest font size whose digits and capitals stay PHONE_MIN_PX tall at `shown_width`."""
+    size = 6
+    while shown_height(size, image_width, bold, shown_width) < PHONE_MIN_PX:
+        size += 1
+    return size
 
 
 def drawable(char: str, bold: bool = True) -> bool:
@@ -62,11 +88,29 @@ def clean_name(name: str, seat: int, bold: bool = True) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
+def stamp(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int] | None:
+    """`text` as a coverage mask and the offset of its top-left from the anchor point (cached).
+
+    Boards repeat the same labels and numbers; pasting a cached mask is several times
+    faster than rasterising the text again. None for text with no ink.
+    """
+    face = font(size, bold)
+    left, top, right, bottom = (round(v) for v in face.getbbox(text, anchor=anchor))
+    if right <= left or bottom <= top:
+        return None
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+@lru_cache(maxsize=4096)
 def width(text: str, face: Font) -> float:
     """The advance width of `text` in `face`, in pixels."""
     return face.getlength(text)
 
 
+@lru_cache(maxsize=2048)
 def fit(text: str, face: Font, max_width: float) -> str:
     """`text`, cut at a character boundary and ended with an ellipsis if it is wider than `max_width`."""
     if width(text, face) <= max_width:

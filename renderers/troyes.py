@@ -1,0 +1,480 @@
+"""The Troyes board, portrait for phones: the move, the players and their dice, then the city.
+
+Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
+when a phone shows the board 400 px wide (issue 12). Owners are told apart by a number in their
+token (1-4, N for the neutral player) as well as its colour; dice colours by a letter (R, W, Y).
+Victory points and characters show only to their own seat, and to everyone on the final board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine.troyes import RULES
+from engine.troyes.data import activities, board, characters, events
+from engine.troyes.kinds import NEUTRAL, Colour, Phase
+from engine.troyes.state import Die, TroyesState
+from renderers import palette, shapes
+from renderers import troyes_city as city
+from renderers.kit import Canvas
+from renderers.layout import Box
+from renderers.palette import RGB
+from renderers.text import clean_name, fit, font
+from renderers.troyes_marks import (
+    DIE,
+    DIE_STYLES,
+    GAP,
+    LETTERS,
+    NAME,
+    STATUS,
+    TEXT_MIN,
+    TOKEN,
+    owner_mark,
+    token,
+)
+
+WIDTH = 960
+PAD = 14
+PNG_LEVEL = 3
+"""zlib level: half the time of level 6 on this tall board, for PNGs about 25% larger (~90 kB)."""
+
+_PHASE_WORDS = {
+    Phase.PLACEMENT: "SETUP",
+    Phase.COUNTER: "BLACK DICE",
+    Phase.ACTIONS: "ACTIONS",
+    Phase.OVER: "FINAL BOARD",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the board shows about one seat: name, and the secrets the viewer may see."""
+
+    name: str
+    vp: int | None
+    characters: tuple[str, ...]
+    winner: bool
+    score: tuple[tuple[str, int], ...] = ()
+    """The final score line by line (game over only), without the total."""
+
+
+def render(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Image.Image:
+    """The table as `viewer` (None: a spectator) sees it, with the players' display names."""
+    return draw(view, viewer, names).image
+
+
+def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
+    """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
+    seen = _seen(view, viewer, names)
+    heights = (
+        HEADER_H + (CHOSEN_H if _chosen_dice(view) else 0),
+        _players_height(view, seen, viewer),
+        city.BUILDING_H,
+        city.middle_height(view),
+        city.cards_height(view),
+    )
+    canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD)
+    rest = canvas.box.inset(PAD)
+    header, rest = rest.take_top(heights[0], GAP)
+    players, rest = rest.take_top(heights[1], GAP)
+    buildings, rest = rest.take_top(heights[2], GAP)
+    middle, rest = rest.take_top(heights[3], GAP)
+    mover = _to_move(view)
+    _header(canvas, header, view, viewer, seen, mover)
+    _players(canvas, players, view, viewer, seen, mover)
+    for index, box in enumerate(buildings.columns(3, GAP)):
+        city.building(canvas, box, view, index)
+    city.cathedral(canvas, Box(middle.x, middle.y, city.CATHEDRAL_W, city.CATHEDRAL_H), view)
+    city.event_queue(canvas, middle, view)
+    city.cards(canvas, rest, view)
+    return canvas
+
+
+# -- who sees what ---------------------------------------------------------------------------
+
+
+def _seen(view: TroyesState, viewer: int | None, names: Sequence[str]) -> list[Seen]:
+    """Names, and VP and characters only where the rules let this viewer see them."""
+    over = view.phase is Phase.OVER
+    outcome = RULES.outcome(view) if over else None
+    seen = []
+    for seat, player in enumerate(view.players):
+        name = clean_name(names[seat] if seat < len(names) else "", seat)
+        if outcome is not None:
+            lines = outcome.breakdown[seat] if seat < len(outcome.breakdown) else {}
+            score = tuple((line, vp) for line, vp in lines.items() if line != "Total")
+            won = outcome.ranks[seat] == 1
+            seen.append(Seen(name, outcome.scores[seat], tuple(player.characters), won, score))
+        elif seat == viewer:
+            seen.append(Seen(name, player.vp, tuple(player.characters), False))
+        else:
+            seen.append(Seen(name, None, (), False))
+    return seen
+
+
+def _to_move(view: TroyesState) -> int | None:
+    """The seat the game waits for."""
+    if view.phase is Phase.OVER:
+        return None
+    if view.phase is Phase.PLACEMENT:
+        return view.placement_order[0] if view.placement_order else None
+    if view.stack:
+        return view.stack[-1].seat
+    return view.turn
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+# -- header ----------------------------------------------------------------------------------
+
+HEADER_H = 92
+CHOSEN_H = 42
+
+
+def _header(
+    canvas: Canvas, box: Box, view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None
+) -> None:
+    when = f"ROUND {view.round} OF {view.rounds}" if view.round else f"{view.rounds} ROUNDS"
+    line = f"TROYES · {when} · {_PHASE_WORDS[view.phase]}"
+    if _dice_out(view):
+        line += f" · {len(view.dice)} OF {view.rolled} DICE LEFT"
+    canvas.text((box.x, box.y), line, TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
+    y = box.y + 42
+    if view.phase is Phase.OVER:
+        canvas.text((box.x, y), _result_line(seen), STATUS, fill=palette.ACTIVE, max_width=box.w)
+        return
+    if mover is None:
+        return
+    canvas.paste(shapes.arrow(34), box.x, y + 3)
+    who = "Your move" if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
+    canvas.text((box.x + 44, y), f"{who}: {_doing(view)}", STATUS, max_width=box.w - 44)
+    chosen = _chosen_dice(view)
+    if chosen:
+        words = ", ".join(_die_words(view, die, mover, seen) for die in view.dice if die.id in chosen)
+        canvas.text(
+            (box.x + 44, y + 54), f"with {words}", TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44
+        )
+
+
+def _die_words(view: TroyesState, die: Die, mover: int, seen: list[Seen]) -> str:
+    """'red 5' for the mover's own die, "Bo's red 5 (bought)" for another district's."""
+    words = f"{die.colour.value} {die.value}"
+    if die.owner == mover:
+        return words
+    owner = (
+        "the neutral" if die.owner == NEUTRAL else _possessive(fit(seen[die.owner].name, font(TEXT_MIN), 280))
+    )
+    return f"{owner} {words} (bought)"
+
+
+def _result_line(seen: list[Seen]) -> str:
+    """'Ana wins with 31 VP' or 'Ana and Bo tie with 31 VP', names cut so the score stays in view."""
+    winners = [s for s in seen if s.winner]
+    best = max(s.vp or 0 for s in seen)
+    each = 520 // max(1, len(winners))
+    names = [fit(s.name, font(STATUS), each) for s in winners]
+    if len(names) == 1:
+        return f"{names[0]} wins with {best} VP"
+    return f"{', '.join(names[:-1])} and {names[-1]} tie with {best} VP"
+
+
+def _doing(view: TroyesState) -> str:
+    """What the player to move is deciding, in a few words."""
+    if view.phase is Phase.PLACEMENT:
+        return "place a starting citizen"
+    if not view.stack:
+        return "take an action or pass"
+    step = view.stack[-1]
+    target = _target_words(view, step.target)
+    kind = step.kind.value
+    if kind == "counter":
+        return f"counter the black {view.black[0]}" if view.black else "counter the black dice"
+    words = {
+        "reroll": "re-roll a die",
+        "flip": "turn dice over",
+        "event_target": "choose an event",
+        "modifier": f"use a cube on {target}?",
+        "dice": f"dice for {target}",
+        "source": f"a citizen for {target}",
+        "activations": f"activations of {target}",
+        "archer": "the Archer's roll",
+        "event_cube": "place a cube on an event",
+        "continue": f"go on with {target}?",
+        "end_turn": "end of the turn",
+    }
+    return words.get(kind, "decide")
+
+
+def _target_words(view: TroyesState, target: str) -> str:
+    """An action's target as a reader names it: a card, a building, an event."""
+    kind, _, index = target.partition(":")
+    try:
+        if kind == "card":
+            return activities()[view.cards[int(index)].id].name
+        if kind == "building":
+            return f"the {board().buildings[int(index)].name}"
+        if kind == "event" and index:
+            return events()[view.queue[int(index)].id].name
+    except (KeyError, IndexError, ValueError):
+        pass
+    return {"cathedral": "the cathedral", "agriculture": "agriculture", "event": "an event"}.get(kind, "it")
+
+
+# -- players and their districts -------------------------------------------------------------
+
+ROW_PAD = 10
+LINE_H = 48
+STAT_HEADS = ("Deniers", "Influence", "Supply", "VP")
+STAT_GAP = 18
+GUTTER = 34
+"""Room left of each row for the arrow marking the player to move."""
+
+
+def _stat_widths() -> list[int]:
+    face = font(TEXT_MIN)
+    return [max(round(face.getlength(head)), 58) for head in STAT_HEADS]
+
+
+LINE_W = WIDTH - 2 * PAD - GUTTER - 16
+"""The width of a player row's lines, right of the gutter."""
+
+
+def _row_height(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
+    extra = (1 if shown.characters else 0) + (1 if _tags_below(view, seat, shown, is_viewer) else 0)
+    return 2 * ROW_PAD + 2 * LINE_H + 6 + extra * LINE_H
+
+
+def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> bool:
+    """Whether the tags need a line of their own, so that a big district keeps full-size dice."""
+    tags = sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown))
+    return not shown.score and tags + 12 + _district_width(view, seat) > LINE_W
+
+
+_SCORE_WORDS = {
+    "VP tokens": "tokens",
+    "Uncountered events with a cube": "events",
+    "Tradesmen spaces": "tradesmen",
+    "Cathedral levels missing": "cathedral",
+}
+
+
+def _score_words(shown: Seen) -> str:
+    """The final score in one short line; every dealt character scores for every player."""
+    named = {card.name for card in characters().values()}
+    parts = [
+        f"{_SCORE_WORDS.get(line, line)} {_signed(vp)}"
+        for line, vp in shown.score
+        if line not in named and vp
+    ]
+    by_characters = sum(vp for line, vp in shown.score if line in named)
+    parts.append(f"characters {_signed(by_characters)}")
+    return " · ".join(parts)
+
+
+def _signed(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def _players_height(view: TroyesState, seen: list[Seen], viewer: int | None) -> int:
+    rows = sum(_row_height(view, seat, shown, seat == viewer) for seat, shown in enumerate(seen))
+    neutral = GAP + 2 * ROW_PAD + LINE_H if _dice_out(view) else 0
+    return 36 + rows + GAP * (len(seen) - 1) + neutral
+
+
+def _dice_out(view: TroyesState) -> bool:
+    """Whether the city square is in play (the phases with dice)."""
+    return view.phase in (Phase.COUNTER, Phase.ACTIONS)
+
+
+def _stat_columns(box: Box) -> list[Box]:
+    """The right-aligned columns of the resource figures inside a row box."""
+    columns: list[Box] = []
+    right = box.right - 16
+    for w in reversed(_stat_widths()):
+        columns.insert(0, Box(right - w, box.y, w, box.h))
+        right -= w + STAT_GAP
+    return columns
+
+
+def _players(
+    canvas: Canvas, box: Box, view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None
+) -> None:
+    head, rest = box.take_top(36)
+    for column, title in zip(_stat_columns(head), STAT_HEADS, strict=True):
+        canvas.text((column.right, column.y), title, TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
+    title = "Players and their dice" if _dice_out(view) else "Players"
+    canvas.text((head.x + GUTTER, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM)
+    chosen = _chosen_dice(view)
+    for seat, shown in enumerate(seen):
+        row, rest = rest.take_top(_row_height(view, seat, shown, seat == viewer), GAP)
+        _player_row(canvas, row, view, seat, shown, seat == viewer, seat == mover, chosen)
+    if _dice_out(view):
+        _neutral_row(canvas, rest, view, chosen)
+
+
+def _chosen_dice(view: TroyesState) -> set[int]:
+    """The dice picked so far for the decision under way (outlined on the board)."""
+    return {die for step in view.stack for die in step.dice}
+
+
+def _player_row(
+    canvas: Canvas,
+    box: Box,
+    view: TroyesState,
+    seat: int,
+    shown: Seen,
+    is_viewer: bool,
+    to_move: bool,
+    chosen: set[int],
+) -> None:
+    if to_move:
+        canvas.panel(box, fill=palette.ACTIVE_PANEL, edge=palette.ACTIVE, thickness=4)
+        canvas.paste(shapes.arrow(26), box.x + 6, box.y + ROW_PAD + LINE_H // 2 - 13)
+    else:
+        canvas.panel(box)
+    player = view.players[seat]
+    x = box.x + GUTTER
+    mid = box.y + ROW_PAD + LINE_H // 2
+    canvas.paste_centred(token(TOKEN, seat), x + TOKEN // 2, mid)
+    owner_mark(canvas, x + TOKEN // 2, mid, seat)
+    columns = _stat_columns(box)
+    name_x = x + TOKEN + 12
+    colour = palette.ACTIVE if to_move else palette.TEXT
+    canvas.text(
+        (name_x, mid), shown.name, NAME, fill=colour, anchor="lm", max_width=columns[0].x - name_x - 14
+    )
+    vp = "?" if shown.vp is None else str(shown.vp)
+    figures = (str(player.deniers), str(player.influence), str(player.supply), vp)
+    for column, figure in zip(columns, figures, strict=True):
+        dim = shown.vp is None and figure == "?"
+        fill = palette.TEXT_DIM if dim else palette.STAR if column is columns[-1] else palette.TEXT
+        canvas.text((column.right, mid), figure, NAME, fill=fill, anchor="rm")
+    line = Box(x, box.y + ROW_PAD + LINE_H + 6, box.right - 16 - x, LINE_H)
+    below = _tags_below(view, seat, shown, is_viewer)
+    right = line.right
+    for text, fill in reversed(_tags(view, seat, is_viewer, shown)):
+        w = canvas.pill_width(text, TEXT_MIN)
+        canvas.pill(right - w, line.y + 3 + (LINE_H if below else 0), text, TEXT_MIN, fill)
+        right -= w + 8
+    if below:
+        right = line.right
+    if shown.score:
+        made = _score_words(shown)
+        canvas.text(
+            (line.x, line.y + line.h // 2), made, TEXT_MIN, anchor="lm", max_width=right - 12 - line.x
+        )
+    else:
+        _district(canvas, Box(line.x, line.y, right - 12 - line.x, line.h), view, seat, chosen)
+    if shown.characters:
+        names = ", ".join(_character_name(c) for c in shown.characters)
+        label = "Character" if len(shown.characters) == 1 else "Characters"
+        canvas.text(
+            (x, line.bottom + LINE_H // 2 + (LINE_H if below else 0)),
+            f"{label}: {names}",
+            TEXT_MIN,
+            fill=palette.TEXT_DIM,
+            anchor="lm",
+            max_width=box.right - 16 - x,
+        )
+
+
+def _character_name(card_id: str) -> str:
+    card = characters().get(card_id)
+    return "?" if card is None else card.name
+
+
+def _tags(view: TroyesState, seat: int, is_viewer: bool, shown: Seen) -> list[tuple[str, RGB]]:
+    tags: list[tuple[str, RGB]] = []
+    if shown.winner:
+        tags.append(("WINNER", palette.STAR))
+    if view.phase is not Phase.OVER:
+        player = view.players[seat]
+        if player.passed:
+            tags.append((f"PASSED +{player.pass_money}", palette.TEXT_DIM))
+        if seat == view.start and view.round:
+            tags.append(("START", palette.PANEL_EDGE))
+    if is_viewer:
+        tags.append(("YOU", palette.GOOD))
+    return tags
+
+
+def _neutral_row(canvas: Canvas, box: Box, view: TroyesState, chosen: set[int]) -> None:
+    canvas.panel(box)
+    x = box.x + GUTTER
+    mid = box.y + box.h // 2
+    canvas.paste_centred(token(TOKEN, NEUTRAL), x + TOKEN // 2, mid)
+    owner_mark(canvas, x + TOKEN // 2, mid, NEUTRAL)
+    used = canvas.text((x + TOKEN + 12, mid), "Neutral", NAME, fill=palette.TEXT_DIM, anchor="lm")
+    left = x + TOKEN + 12 + round(used) + 24
+    _district(canvas, Box(left, mid - LINE_H // 2, box.right - 16 - left, LINE_H), view, NEUTRAL, chosen)
+
+
+_DIE_GAP = 8
+_GROUP_GAP = 14
+
+
+def _groups(view: TroyesState, owner: int) -> list[tuple[Colour, list[Die]]]:
+    """An owner's dice by colour (red, white, yellow), highest first; colours without dice left out."""
+    groups = [
+        (colour, sorted((d for d in view.dice if d.owner == owner and d.colour is colour), key=_value_first))
+        for colour in (Colour.RED, Colour.WHITE, Colour.YELLOW)
+    ]
+    return [(colour, dice) for colour, dice in groups if dice]
+
+
+def _letter_width(colour: Colour) -> int:
+    return round(font(TEXT_MIN).getlength(LETTERS[colour])) + 10
+
+
+def _district_width(view: TroyesState, owner: int, size: int = DIE) -> int:
+    """How wide an owner's dice are drawn at `size`."""
+    return sum(
+        _letter_width(colour) + len(dice) * (size + _DIE_GAP) + _GROUP_GAP
+        for colour, dice in _groups(view, owner)
+    )
+
+
+def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int]) -> None:
+    """An owner's dice on the city square, by colour (R, W, Y letters), highest first.
+
+    A player owns at most 12 citizens, so a district has at most 12 dice: they fit a row's line
+    at full size (the tags move below when they would not).
+    """
+    groups = _groups(view, owner)
+    if not groups:
+        words = "no dice" if _dice_out(view) else ""
+        if view.phase is Phase.PLACEMENT and owner != NEUTRAL:
+            left = view.placement_order.count(owner)
+            words = f"{left} starting citizen{'s' if left != 1 else ''} to place" if left else "all placed"
+        canvas.text((box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        return
+    x = box.x
+    cy = box.y + box.h // 2
+    for colour, dice in groups:
+        canvas.text((x, cy), LETTERS[colour], TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        x += _letter_width(colour)
+        for die in dice:
+            if x + DIE > box.right:
+                canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
+                return
+            _die(canvas, x, cy - DIE // 2, DIE, die, die.id in chosen)
+            x += DIE + _DIE_GAP
+        x += _GROUP_GAP
+
+
+def _value_first(die: Die) -> tuple[int, int]:
+    return (-die.value, die.id)
+
+
+def _die(canvas: Canvas, x: int, y: int, size: int, die: Die, chosen: bool) -> None:
+    if chosen:
+        # Picked for the decision under way: an amber frame, so it reads without colour too.
+        canvas.draw.rounded_rectangle(
+            (x - 5, y - 5, x + size + 4, y + size + 4), radius=10, outline=palette.ACTIVE, width=4
+        )
+    canvas.numbered_die(x, y, size, die.value, DIE_STYLES[die.colour])
