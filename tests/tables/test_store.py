@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,8 @@ import pytest
 from engine import games
 from engine.core import Action
 from tables import StoreUnavailable, Table, TableError, TableService, TableStatus, Timing, UpdateKind
-from tables.errors import StorePaused
+from tables.database import DatabaseLock
+from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
 from tables.models import DAY
 from tables.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store
 from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
@@ -317,3 +320,47 @@ async def test_a_full_disk_pauses_the_games_logged_once_with_its_cause(
     assert "works again" in caplog.text
     # The game was never touched, and plays on.
     assert (await service.act(table.id, HOST, 0, STRIDE2)).table.version == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        (
+            lambda p: p.write_bytes(b"SQLite format 2\x00" + bytes(range(256)) * 20),
+            DatabaseProblem.NOT_A_DATABASE,
+        ),
+        (lambda p: p.mkdir(), DatabaseProblem.IS_A_FOLDER),
+        (lambda p: None, None),
+    ],
+)
+async def test_open_names_what_is_wrong_with_the_file(
+    tmp_path: Path, make: Callable[[Path], object], problem: DatabaseProblem | None
+) -> None:
+    path = tmp_path / "meeple.db"
+    make(path)
+    if problem is None:
+        await (await Store.open(path)).close()
+        return
+    with pytest.raises(StoreOpenError) as refused:
+        await Store.open(path)
+    assert refused.value.problem is problem and str(path) in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+async def test_open_creates_only_the_last_missing_folder(tmp_path: Path) -> None:
+    await (await Store.open(tmp_path / "data" / "meeple.db")).close()
+    with pytest.raises(StoreOpenError) as refused:
+        await Store.open(tmp_path / "typo" / "data" / "meeple.db")
+    assert refused.value.problem is DatabaseProblem.NO_FOLDER
+    assert not (tmp_path / "typo").exists()
+
+
+def test_the_database_lock_admits_one_holder_at_a_time(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "meeple.db"
+    with DatabaseLock.acquire(db) as held:
+        assert held.path == tmp_path / "data" / "meeple.db.lock"
+        with pytest.raises(StoreOpenError) as refused:
+            DatabaseLock.acquire(db)
+        assert refused.value.problem is DatabaseProblem.LOCKED
+        assert f"pid {os.getpid()}" in str(refused.value) and str(db) in str(refused.value)
+    DatabaseLock.acquire(db).release()
