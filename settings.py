@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import ipaddress
 import logging
 import os
@@ -30,8 +32,8 @@ Meeple needs a Discord bot token to start.
      No privileged intent is needed. Then start Meeple again."""
 
 
-# Three dot-separated base64url parts: the shape of a Discord bot token (user id, time, HMAC).
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{17,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+# A Discord bot token: three dot-separated base64url parts (the bot's user id, a time, an HMAC).
+_TOKEN_SHAPE = re.compile(r"([A-Za-z0-9_-]{16,})\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 
 
 class SettingsError(ValueError):
@@ -153,11 +155,21 @@ def _refuse_misplaced_token(values: Mapping[str, str], token: str) -> None:
     """Refuse a Meeple setting that holds the token (pasted into the wrong line), naming only the variable."""
     for key in sorted(_KEYS - {"DISCORD_TOKEN"}):
         value = (values.get(key) or "").strip()
-        if value and (value == token or (len(token) >= 20 and token in value) or _TOKEN_SHAPE.search(value)):
+        if value and (value == token or (len(token) >= 20 and token in value) or _looks_like_a_token(value)):
             raise SettingsError(
                 f"{key} holds what looks like the Discord token (not shown): "
                 "the token belongs in DISCORD_TOKEN only"
             )
+
+
+def _looks_like_a_token(text: str) -> bool:
+    """Whether `text` holds something shaped like a bot token: its first part is a user id in base64."""
+    for found in _TOKEN_SHAPE.finditer(text):
+        head = found.group(1)
+        with contextlib.suppress(ValueError):
+            if base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).isdigit():
+                return True
+    return False
 
 
 def _loopback_url(name: str, text: str | None) -> URL | None:

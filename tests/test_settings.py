@@ -102,6 +102,12 @@ def test_the_token_in_the_wrong_variable_is_refused_without_showing_it(tmp_path:
         load_settings({"DISCORD_TOKEN": other, key: f"x{other}"}, tmp_path / "absent.env")
 
 
+def test_a_long_dotted_file_name_is_not_taken_for_a_token(tmp_path: Path) -> None:
+    name = "meeple_production_games.sqlite3.backup_2026_11_23_copy"
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "MEEPLE_DB": name}, tmp_path / "absent.env")
+    assert settings.db_path == Path(name)
+
+
 def test_an_unreadable_env_file_is_a_settings_error(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_bytes(b"DISCORD_TOKEN=" + TOKEN.encode() + b"\xff\xfe\n")
