@@ -37,6 +37,7 @@ EXIT_BUG = 1
 EXIT_SETTINGS = 2
 EXIT_TOKEN_REFUSED = 3
 EXIT_DISCORD_UNREACHABLE = 4
+EXIT_DISCORD_FAILED = 5
 EXIT_DATABASE = {
     DatabaseProblem.LOCKED: 10,
     DatabaseProblem.IS_A_FOLDER: 11,
@@ -288,8 +289,16 @@ async def serve(settings: Settings) -> int:
         except aiohttp.ClientError as exc:
             log.error("cannot reach Discord at %s: %s", discord.http.Route.BASE, exc)
             return EXIT_DISCORD_UNREACHABLE
+        except (discord.HTTPException, discord.GatewayNotFound) as exc:
+            # After discord.py's own retries (5xx): one line, not a traceback.
+            log.error("Discord failed while the bot was starting: %s", _one_line(str(exc)))
+            return EXIT_DISCORD_FAILED
     log.info("stopped")
     return EXIT_STOPPED
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 async def _let_sqlite_workers_finish(timeout: float = 1.0) -> None:

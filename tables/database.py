@@ -111,7 +111,12 @@ class DatabaseLock:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise _folder_error(db_path, exc) from None
+            if not path.exists():
+                raise _folder_error(db_path, exc) from None
+            raise StoreOpenError(
+                DatabaseProblem.CANNOT_OPEN,
+                f"cannot open the lock file {path} of the database {db_path}: {exc.strerror}",
+            ) from None
         try:
             # flock belongs to the open file: it goes when the process exits, however it exits.
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -95,7 +95,7 @@ def exit_code(problem: DatabaseProblem) -> int:
 
 def test_every_reason_has_its_own_exit_status() -> None:
     codes = [botmod.EXIT_STOPPED, botmod.EXIT_BUG, botmod.EXIT_SETTINGS]
-    codes += [botmod.EXIT_TOKEN_REFUSED, botmod.EXIT_DISCORD_UNREACHABLE]
+    codes += [botmod.EXIT_TOKEN_REFUSED, botmod.EXIT_DISCORD_UNREACHABLE, botmod.EXIT_DISCORD_FAILED]
     codes += [botmod.EXIT_DATABASE[p] for p in DatabaseProblem]
     assert len(codes) == len(set(codes)) and set(botmod.EXIT_DATABASE) == set(DatabaseProblem)
 

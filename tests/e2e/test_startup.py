@@ -138,3 +138,18 @@ async def test_the_token_is_never_printed_at_debug(world: World, tmp_path: Path)
     assert "DEBUG" in out
     for secret in (token, token.split(".")[-1]):
         assert secret not in out
+
+
+async def test_a_discord_error_at_login_exits_5_in_one_line(world: World, tmp_path: Path) -> None:
+    world.fake.fail("GET", r"/users/@me$", status=403, code=40002)
+    env = child_env(DISCORD_TOKEN=world.fake.token, MEEPLE_DB=str(world.db_path))
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    try:
+        assert await process.wait_exit() == botmod.EXIT_DISCORD_FAILED == 5
+    finally:
+        await process.kill()
+    out = process.output()
+    assert "Discord failed while the bot was starting" in out and "403" in out
+    assert "Traceback" not in out
