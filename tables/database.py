@@ -134,9 +134,10 @@ class DatabaseLock:
                 f"another Meeple process{who} is using the database {db_path}: stop it first,"
                 " or give this one its own MEEPLE_DB",
             ) from None
-        # The holder's pid, for the message a second process prints.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        # The holder's pid, for the message a second process prints (a full disk only loses it).
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return cls(path, fd)
 
     def release(self) -> None:
