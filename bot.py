@@ -24,9 +24,33 @@ import discord.http
 from discord.ext import commands
 
 from settings import Settings, SettingsError, load_settings
-from tables import Store, StoreUnavailable, TableService
+from tables import Store, TableService
+from tables.database import DatabaseLock
+from tables.errors import DatabaseProblem, StoreOpenError
 
 log = logging.getLogger("meeple")
+
+# Exit statuses, one per reason to stop (README.md, "Settings", lists them for operators).
+EXIT_STOPPED = 0
+EXIT_BUG = 1
+"""Python's own status for an uncaught exception: a bug, with its traceback in the log."""
+EXIT_SETTINGS = 2
+EXIT_TOKEN_REFUSED = 3
+EXIT_DISCORD_UNREACHABLE = 4
+EXIT_DISCORD_FAILED = 5
+EXIT_DATABASE = {
+    DatabaseProblem.LOCKED: 10,
+    DatabaseProblem.IS_A_FOLDER: 11,
+    DatabaseProblem.NO_FOLDER: 12,
+    DatabaseProblem.FOLDER_NOT_WRITABLE: 13,
+    DatabaseProblem.READ_ONLY: 14,
+    DatabaseProblem.CANNOT_OPEN: 15,
+    DatabaseProblem.NOT_A_DATABASE: 16,
+    DatabaseProblem.DAMAGED: 17,
+    DatabaseProblem.TOO_NEW: 18,
+    DatabaseProblem.DISK_FULL: 19,
+    DatabaseProblem.MIGRATION_FAILED: 20,
+}
 
 DRAIN_SECONDS = 10.0
 INTERACTION_TASK_PREFIXES = (
@@ -43,7 +67,7 @@ class MeepleBot(commands.Bot):
     store: Store
     tables: TableService
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None, **options: Any) -> None:
         # Slash commands and components need no privileged intent: `guilds` alone keeps the
         # channel and thread cache; member lists and message content are never read.
         intents = discord.Intents.none()
@@ -54,13 +78,16 @@ class MeepleBot(commands.Bot):
         )
         self.settings = settings
         self._service_starter: asyncio.Task[None] | None = None
-        self._store_open = False
+        self._store_open = store is not None
+        if store is not None:
+            self.store = store
         self._service_made = False
 
     async def setup_hook(self) -> None:
-        """Open the store, create the service, load every cog, then sync commands if they changed."""
-        self.store = await Store.open(self.settings.db_path)
-        self._store_open = True
+        """Open the store unless given, create the service, load the cogs, sync commands if they changed."""
+        if not self._store_open:
+            self.store = await Store.open(self.settings.db_path)
+            self._store_open = True
         self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
         self._service_made = True
         for name in discover_extensions():
@@ -198,12 +225,12 @@ def point_at_local_api(settings: Settings) -> None:
     log.warning("using the local Discord stand-in at %s", settings.api_base)
 
 
-def create_bot(settings: Settings, **options: Any) -> MeepleBot:
-    """Build the bot for these settings (the store opens when it logs in)."""
+def create_bot(settings: Settings, store: Store | None = None, **options: Any) -> MeepleBot:
+    """Build the bot for these settings, on `store` or on one it opens when it logs in."""
     point_at_local_api(settings)
     # Meeple has no voice features: no warning about voice libraries it never needs.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    return MeepleBot(settings, **options)
+    return MeepleBot(settings, store, **options)
 
 
 def setup_logging(level: int) -> None:
@@ -214,8 +241,33 @@ def setup_logging(level: int) -> None:
 
 
 async def run(settings: Settings) -> int:
-    """Run the bot until Ctrl-C or SIGTERM; return the exit status."""
-    bot = create_bot(settings)
+    """Hold the database for this process, run the bot until Ctrl-C or SIGTERM; return the exit status."""
+    try:
+        lock = hold_database(settings.db_path)
+    except StoreOpenError as exc:
+        log.error("%s", exc)
+        return EXIT_DATABASE[exc.problem]
+    with lock:
+        return await serve(settings)
+
+
+def hold_database(db_path: Path) -> contextlib.AbstractContextManager[object]:
+    """The lock that keeps a second Meeple process off this database (none for an in-memory one)."""
+    if str(db_path) == ":memory:":
+        return contextlib.nullcontext()
+    return DatabaseLock.acquire(db_path)
+
+
+async def serve(settings: Settings) -> int:
+    """Open the database, then run the bot until Ctrl-C or SIGTERM; return the exit status."""
+    try:
+        # Before Discord: a database that cannot be used is reported whatever Discord does.
+        store = await Store.open(settings.db_path)
+    except StoreOpenError as exc:
+        log.error("%s", exc)
+        await _let_sqlite_workers_finish()
+        return EXIT_DATABASE[exc.problem]
+    bot = create_bot(settings, store)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -233,16 +285,20 @@ async def run(settings: Settings) -> int:
             await runner
         except discord.LoginFailure:
             log.error("Discord refused the token: check DISCORD_TOKEN in .env (see .env.example)")
-            return 1
+            return EXIT_TOKEN_REFUSED
         except aiohttp.ClientError as exc:
             log.error("cannot reach Discord at %s: %s", discord.http.Route.BASE, exc)
-            return 1
-        except StoreUnavailable as exc:
-            log.error("cannot open the database %s: %s (check MEEPLE_DB)", settings.db_path, exc)
-            await _let_sqlite_workers_finish()
-            return 1
+            return EXIT_DISCORD_UNREACHABLE
+        except (discord.HTTPException, discord.GatewayNotFound) as exc:
+            # After discord.py's own retries (5xx): one line, not a traceback.
+            log.error("Discord failed while the bot was starting: %s", _one_line(str(exc)))
+            return EXIT_DISCORD_FAILED
     log.info("stopped")
-    return 0
+    return EXIT_STOPPED
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 async def _let_sqlite_workers_finish(timeout: float = 1.0) -> None:
@@ -261,7 +317,7 @@ def main() -> int:
         settings = load_settings()
     except SettingsError as exc:
         print(exc, file=sys.stderr)
-        return 2
+        return EXIT_SETTINGS
     setup_logging(settings.log_level_number)
     try:
         return asyncio.run(run(settings))

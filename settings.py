@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import ipaddress
 import logging
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from yarl import URL
@@ -29,15 +32,19 @@ Meeple needs a Discord bot token to start.
      No privileged intent is needed. Then start Meeple again."""
 
 
+# A Discord bot token: three dot-separated base64url parts (the bot's user id, a time, an HMAC).
+_TOKEN_SHAPE = re.compile(r"([A-Za-z0-9_-]{16,})\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+
+
 class SettingsError(ValueError):
-    """A setting is missing or malformed; str() says which and how to fix it."""
+    """A setting is missing or malformed; str() says which and how to fix it, never its value."""
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment."""
 
-    token: str
+    token: str = field(repr=False)
     db_path: Path
     log_level: str = "INFO"
     dev_guild: int | None = None
@@ -67,7 +74,8 @@ def parse_env_file(text: str) -> dict[str, str]:
         key, sep, value = line.partition("=")
         key = key.strip()
         if not sep or not key.isidentifier():
-            raise SettingsError(f".env line {number}: expected KEY=value, got {raw.strip()!r}")
+            # The line is not echoed: a token pasted on a line of its own would be printed.
+            raise SettingsError(f".env line {number} is not of the form KEY=value (the line is not shown)")
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]
@@ -84,27 +92,26 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     env_file = Path(".env") if env_file is None else env_file
     values: dict[str, str] = {}
     if env_file.is_file():
-        values.update(parse_env_file(env_file.read_text(encoding="utf-8")))
+        values.update(parse_env_file(_read_env_file(env_file)))
     values.update({k: v for k, v in environ.items() if k in _KEYS})
 
     token = values.get("DISCORD_TOKEN", "").strip()
+    _refuse_misplaced_token(values, token)
     if not token:
         raise SettingsError(TOKEN_HELP)
     log_level = (values.get("MEEPLE_LOG_LEVEL") or "INFO").strip().upper()
     if log_level not in LOG_LEVELS:
-        raise SettingsError(f"MEEPLE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        raise SettingsError(f"MEEPLE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
     guild_text = (values.get("MEEPLE_DEV_GUILD") or "").strip()
     if guild_text and not guild_text.isdigit():
-        raise SettingsError(f"MEEPLE_DEV_GUILD must be a server id (digits), not {guild_text!r}")
+        raise SettingsError("MEEPLE_DEV_GUILD must be a server id (digits only)")
     delay_text = (values.get("MEEPLE_BOT_DELAY") or "").strip()
     try:
         bot_delay = float(delay_text) if delay_text else DEFAULT_BOT_DELAY
     except ValueError:
         bot_delay = -1.0
     if not 0 <= bot_delay <= MAX_BOT_DELAY:
-        raise SettingsError(
-            f"MEEPLE_BOT_DELAY must be seconds from 0 to {MAX_BOT_DELAY:g}, not {delay_text!r}"
-        )
+        raise SettingsError(f"MEEPLE_BOT_DELAY must be a number of seconds from 0 to {MAX_BOT_DELAY:g}")
     api_base = _loopback_url("MEEPLE_DISCORD_API_BASE", values.get("MEEPLE_DISCORD_API_BASE"))
     gateway = _loopback_url("MEEPLE_DISCORD_GATEWAY", values.get("MEEPLE_DISCORD_GATEWAY"))
     if gateway is not None and api_base is None:
@@ -135,19 +142,54 @@ _KEYS = frozenset(
 )
 
 
+def _read_env_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise SettingsError(f"{path} cannot be read: {exc.strerror}") from None
+
+
+def _refuse_misplaced_token(values: Mapping[str, str], token: str) -> None:
+    """Refuse a Meeple setting that holds the token (pasted into the wrong line), naming only the variable."""
+    for key in sorted(_KEYS - {"DISCORD_TOKEN"}):
+        value = (values.get(key) or "").strip()
+        if value and (value == token or (len(token) >= 20 and token in value) or _looks_like_a_token(value)):
+            raise SettingsError(
+                f"{key} holds what looks like the Discord token (not shown): "
+                "the token belongs in DISCORD_TOKEN only"
+            )
+
+
+def _looks_like_a_token(text: str) -> bool:
+    """Whether `text` holds something shaped like a bot token: its first part is a user id in base64."""
+    for found in _TOKEN_SHAPE.finditer(text):
+        head = found.group(1)
+        with contextlib.suppress(ValueError):
+            if base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).isdigit():
+                return True
+    return False
+
+
 def _loopback_url(name: str, text: str | None) -> URL | None:
     """Parse a test-only URL, refusing anything that is not a loopback IP address."""
     text = (text or "").strip()
     if not text:
         return None
-    url = URL(text)
+    try:
+        url = URL(text)
+    except ValueError:
+        raise SettingsError(f"{name} is not a URL") from None
     if url.scheme not in ("http", "https", "ws", "wss"):
-        raise SettingsError(f"{name} must be an http(s) or ws(s) URL, not {text!r}")
+        raise SettingsError(f"{name} must be an http(s) or ws(s) URL")
     try:
         # Only literal addresses: a host name could resolve anywhere.
         loopback = ipaddress.ip_address(url.host or "").is_loopback
     except ValueError:
         loopback = False
     if not loopback:
-        raise SettingsError(f"{name} is for tests against a local fake only: use 127.0.0.1, not {url.host!r}")
+        raise SettingsError(
+            f"{name} is for tests against a local fake only: its host must be 127.0.0.1 or ::1"
+        )
     return url

@@ -21,7 +21,7 @@ from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, Pick
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter
-from cogs.platform.text import clip_content, names_of
+from cogs.platform.text import clip_content, names_of, shown_names
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -246,7 +246,7 @@ class Games(commands.Cog):
             raise GameNotRunning()
         ui = get_ui(table.game)
         png = await asyncio.to_thread(boards.render_board, table, seat)
-        words = ui.private_text(table.view(seat), seat, names_of(table))
+        words = ui.private_text(table.view(seat), seat, shown_names(table))
         content = f"{ui.emoji} What you see at table #{table.id}" + (f"\n{words}" if words else "")
         kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}
         if png is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 
 class TableError(Exception):
     """Base of every refusal; its text is a short user-facing sentence."""
@@ -112,3 +114,36 @@ class StoreUnavailable(TableError):
     """The database failed; the game is unchanged."""
 
     message = "The game could not be saved, so nothing changed. Please try again."
+
+
+class StorePaused(StoreUnavailable):
+    """The database cannot be written for a lasting reason (disk full, read-only, I/O error)."""
+
+    message = (
+        "This game is paused: I cannot save games right now, so nothing changed."
+        " The bot's operator can see why in its log."
+    )
+
+
+class DatabaseProblem(Enum):
+    """Why the database could not be opened at start-up (bot.py maps each to an exit code)."""
+
+    LOCKED = "locked"
+    IS_A_FOLDER = "is a folder"
+    NO_FOLDER = "no folder"
+    FOLDER_NOT_WRITABLE = "folder not writable"
+    READ_ONLY = "read-only"
+    CANNOT_OPEN = "cannot open"
+    NOT_A_DATABASE = "not a database"
+    DAMAGED = "damaged"
+    TOO_NEW = "too new"
+    DISK_FULL = "disk full"
+    MIGRATION_FAILED = "migration failed"
+
+
+class StoreOpenError(StoreUnavailable):
+    """The database cannot be used at start-up; str() is one line for the operator: what and where."""
+
+    def __init__(self, problem: DatabaseProblem, line: str) -> None:
+        super().__init__(line)
+        self.problem = problem

@@ -18,7 +18,8 @@ from engine.codec import JSON
 from engine.core import Action, Event
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
-from tables.errors import StoreUnavailable, TableError
+from tables.database import check_folder_writable, damaged, is_lasting, open_error, prepare_folder
+from tables.errors import DatabaseProblem, StoreOpenError, StorePaused, StoreUnavailable, TableError
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ class _Stale(Exception):
     """Raised inside a transaction to roll it back when the guarded row did not match."""
 
 
-class SchemaTooNew(RuntimeError):
+class SchemaTooNew(StoreOpenError):
     """The database was written by a newer Meeple than this one."""
 
 
@@ -164,30 +165,66 @@ class Store:
         self.path = path
         # One connection serves every table, so statements of two transactions must not interleave.
         self._lock = asyncio.Lock()
+        self._fault: str | None = None
+        """The lasting database fault last logged, until a write succeeds again."""
+        self._opened = False
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000) -> Store:
-        """Open (creating the folder and file if needed) and migrate the database."""
+        """Open (creating the file, and its folder if only that is missing), check and migrate the database.
+
+        Every reason it cannot be used raises StoreOpenError with one line saying what and where.
+        """
         text = str(path)
+        if text != ":memory:":
+            prepare_folder(Path(text))
+            check_folder_writable(Path(text))
         try:
-            if text != ":memory:":
-                Path(text).parent.mkdir(parents=True, exist_ok=True)
-                if Path(text).is_dir():
-                    raise IsADirectoryError(text)
             db = await aiosqlite.connect(text, isolation_level=None)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreUnavailable() from exc
+        except sqlite3.Error as exc:
+            raise open_error(text, exc) from exc
         store = cls(db, text)
         try:
-            await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await _run(db, "PRAGMA journal_mode = WAL")
-            await _run(db, "PRAGMA synchronous = NORMAL")
-            await _run(db, "PRAGMA foreign_keys = ON")
-            await store._migrate()
+            await store._prepare(busy_timeout_ms)
+        except sqlite3.Error as exc:
+            await db.close()
+            raise open_error(text, exc) from exc
+        except StoreOpenError:
+            await db.close()
+            raise
+        except StoreUnavailable as exc:
+            await db.close()
+            cause = exc.__cause__
+            if isinstance(cause, sqlite3.Error):
+                raise open_error(text, cause, migrating=True) from cause
+            raise
         except BaseException:
             await db.close()
             raise
+        store._opened = True
         return store
+
+    async def _prepare(self, busy_timeout_ms: int) -> None:
+        db = self._db
+        await _run(db, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        # quick_check reads every page: a damaged file is refused now, not in the middle of a game.
+        async with db.execute("PRAGMA quick_check") as cursor:
+            report = [str(row[0]) for row in await cursor.fetchall()]
+        if report != ["ok"]:
+            raise damaged(self.path, report)
+        await _run(db, "PRAGMA journal_mode = WAL")
+        await _run(db, "PRAGMA synchronous = NORMAL")
+        await _run(db, "PRAGMA foreign_keys = ON")
+        await self._migrate()
+        # SQLite opens a write-protected file read-only without a word and fails at the first
+        # write: write the schema number back (a no-op) so a read-only file is refused now.
+        version = await self._user_version()
+        await _run(db, "BEGIN IMMEDIATE")
+        try:
+            await _run(db, f"PRAGMA user_version = {version}")
+        finally:
+            if db.in_transaction:
+                await _run(db, "ROLLBACK")
 
     async def close(self) -> None:
         """Close the connection."""
@@ -207,7 +244,11 @@ class Store:
     async def _migrate(self) -> None:
         current = await self._user_version()
         if current > SCHEMA_VERSION:
-            raise SchemaTooNew(f"database schema {current} is newer than this code ({SCHEMA_VERSION})")
+            raise SchemaTooNew(
+                DatabaseProblem.TOO_NEW,
+                f"the database {self.path} has schema {current}, newer than this Meeple's"
+                f" {SCHEMA_VERSION}: run the newer Meeple that wrote it",
+            )
         for step in range(current, SCHEMA_VERSION):
             async with self.transaction() as db:
                 for statement in _statements(MIGRATIONS[step]):
@@ -222,18 +263,21 @@ class Store:
             try:
                 await _run(self._db, "BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise StoreUnavailable() from exc
+                raise self._failure(exc) from exc
             try:
                 yield self._db
                 await _run(self._db, "COMMIT")
             except BaseException as exc:
-                try:
-                    await _run(self._db, "ROLLBACK")
-                except sqlite3.Error:
-                    log.exception("rollback failed")
+                # After a disk-full or I/O error SQLite may have rolled back already.
+                if self._db.in_transaction:
+                    try:
+                        await _run(self._db, "ROLLBACK")
+                    except sqlite3.Error as rollback:
+                        log.warning("database %s: rollback failed: %s", self.path, rollback)
                 if isinstance(exc, sqlite3.Error):
-                    raise StoreUnavailable() from exc
+                    raise self._failure(exc) from exc
                 raise
+            self._recovered()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -242,7 +286,23 @@ class Store:
             try:
                 yield self._db
             except sqlite3.Error as exc:
-                raise StoreUnavailable() from exc
+                raise self._failure(exc) from exc
+
+    def _failure(self, exc: sqlite3.Error) -> StoreUnavailable:
+        """The refusal for a database error: busy is worth a retry; a lasting fault pauses the games."""
+        if not is_lasting(exc):
+            return StoreUnavailable()
+        cause = f"{exc} ({getattr(exc, 'sqlite_errorname', 'SQLITE_ERROR')})"
+        if self._fault != cause and self._opened:
+            # Once per fault, not once per click (open reports its own failures in one line).
+            log.error("database %s cannot be used: %s; games are paused until it is fixed", self.path, cause)
+            self._fault = cause
+        return StorePaused()
+
+    def _recovered(self) -> None:
+        if self._fault is not None:
+            log.warning("database %s works again (after: %s); games go on", self.path, self._fault)
+            self._fault = None
 
     # -- writes --------------------------------------------------------------
 

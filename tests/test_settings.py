@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from yarl import URL
 
-from settings import DEFAULT_DB, SettingsError, load_settings, parse_env_file
+from settings import DEFAULT_DB, Settings, SettingsError, load_settings, parse_env_file
+from tests.e2e.botprocess import ROOT, child_env
+
+# Shaped like a real bot token (base64 user id, timestamp, HMAC); it opens nothing.
+TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GqXyZw.Secr3tSecr3tSecr3tSecr3tSecr3tSecr3tAB"
 
 
 def test_env_file_syntax() -> None:
@@ -28,9 +34,16 @@ EMPTY=
     }
 
 
-def test_env_file_line_without_equals_is_refused_with_its_line_number() -> None:
-    with pytest.raises(SettingsError, match="line 2"):
-        parse_env_file("A=1\nnot a setting\n")
+def test_env_file_line_without_equals_is_refused_with_its_line_number_not_its_text() -> None:
+    with pytest.raises(SettingsError, match="line 2") as info:
+        parse_env_file(f"A=1\n{TOKEN}\n")
+    assert TOKEN not in str(info.value)
+
+
+def test_the_token_is_not_in_the_settings_repr(tmp_path: Path) -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN}, tmp_path / "absent.env")
+    assert TOKEN not in repr(settings) and TOKEN not in str(settings)
+    assert isinstance(settings, Settings) and settings.token == TOKEN
 
 
 def test_defaults_and_environment_over_dotenv(tmp_path: Path) -> None:
@@ -66,9 +79,41 @@ def test_missing_token_explains_where_to_get_it(tmp_path: Path) -> None:
         ("MEEPLE_DISCORD_GATEWAY", "ws://127.0.0.1:1/gateway", "together"),
     ],
 )
-def test_malformed_settings_are_refused(tmp_path: Path, key: str, value: str, message: str) -> None:
-    with pytest.raises(SettingsError, match=message):
+def test_malformed_settings_are_refused_naming_the_variable_not_the_value(
+    tmp_path: Path, key: str, value: str, message: str
+) -> None:
+    with pytest.raises(SettingsError, match=message) as info:
         load_settings({"DISCORD_TOKEN": "t", key: value}, tmp_path / "absent.env")
+    assert key in str(info.value)
+    assert value not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["MEEPLE_DB", "MEEPLE_LOG_LEVEL", "MEEPLE_DEV_GUILD", "MEEPLE_BOT_DELAY", "MEEPLE_DISCORD_API_BASE"],
+)
+def test_the_token_in_the_wrong_variable_is_refused_without_showing_it(tmp_path: Path, key: str) -> None:
+    for token in (TOKEN, ""):
+        with pytest.raises(SettingsError, match=key) as info:
+            load_settings({"DISCORD_TOKEN": token, key: TOKEN}, tmp_path / "absent.env")
+        assert "DISCORD_TOKEN" in str(info.value) and TOKEN not in str(info.value)
+    other = "an-unusually-long-token-without-dots-0123456789"
+    with pytest.raises(SettingsError, match=key):
+        load_settings({"DISCORD_TOKEN": other, key: f"x{other}"}, tmp_path / "absent.env")
+
+
+def test_a_long_dotted_file_name_is_not_taken_for_a_token(tmp_path: Path) -> None:
+    name = "meeple_production_games.sqlite3.backup_2026_11_23_copy"
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "MEEPLE_DB": name}, tmp_path / "absent.env")
+    assert settings.db_path == Path(name)
+
+
+def test_an_unreadable_env_file_is_a_settings_error(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_bytes(b"DISCORD_TOKEN=" + TOKEN.encode() + b"\xff\xfe\n")
+    with pytest.raises(SettingsError, match="UTF-8") as info:
+        load_settings({}, env_file)
+    assert TOKEN not in str(info.value)
 
 
 def test_loopback_api_base_derives_the_gateway(tmp_path: Path) -> None:
@@ -87,3 +132,60 @@ def test_loopback_api_base_derives_the_gateway(tmp_path: Path) -> None:
         {"DISCORD_TOKEN": "t", "MEEPLE_DISCORD_API_BASE": "http://[::1]:9/api/v10"}, tmp_path / "x"
     )
     assert ipv6.gateway == URL("ws://[::1]:9/gateway")
+
+
+# Every way the settings can be wrong, as (.env text, environment): bot.py must exit 2 with
+# one line naming the problem, and print the token nowhere, even at DEBUG.
+SETTINGS_ERRORS = {
+    "token alone on a .env line": (f"MEEPLE_LOG_LEVEL=DEBUG\n{TOKEN}\n", {}),
+    "colon instead of equals": (f"DISCORD_TOKEN: {TOKEN}\n", {"MEEPLE_LOG_LEVEL": "DEBUG"}),
+    "key with a space": (f"DISCORD TOKEN={TOKEN}\n", {"MEEPLE_LOG_LEVEL": "DEBUG"}),
+    "not UTF-8": (f"DISCORD_TOKEN={TOKEN}\udcff\n", {"MEEPLE_LOG_LEVEL": "DEBUG"}),
+    "token in MEEPLE_DB": (f"DISCORD_TOKEN={TOKEN}\n", {"MEEPLE_DB": TOKEN, "MEEPLE_LOG_LEVEL": "DEBUG"}),
+    "token in MEEPLE_DEV_GUILD": (
+        "MEEPLE_LOG_LEVEL=DEBUG\n",
+        {"DISCORD_TOKEN": "", "MEEPLE_DEV_GUILD": TOKEN},
+    ),
+    "token in MEEPLE_BOT_DELAY": (f"MEEPLE_BOT_DELAY={TOKEN}\nMEEPLE_LOG_LEVEL=DEBUG\n", {}),
+    "token in MEEPLE_LOG_LEVEL": (f"DISCORD_TOKEN={TOKEN}\nMEEPLE_LOG_LEVEL={TOKEN}\n", {}),
+    "token in the API base": (
+        f"DISCORD_TOKEN={TOKEN}\n",
+        {"MEEPLE_DISCORD_API_BASE": f"http://127.0.0.1:1/{TOKEN}", "MEEPLE_LOG_LEVEL": "DEBUG"},
+    ),
+    "token as the API host": (
+        f"DISCORD_TOKEN={TOKEN}\n",
+        {"MEEPLE_DISCORD_API_BASE": f"http://{TOKEN.lower()}/api", "MEEPLE_LOG_LEVEL": "DEBUG"},
+    ),
+    "bad guild id at DEBUG": (
+        f"DISCORD_TOKEN={TOKEN}\nMEEPLE_LOG_LEVEL=DEBUG\nMEEPLE_DEV_GUILD=my server\n",
+        {},
+    ),
+    "bad bot delay": (f"DISCORD_TOKEN='{TOKEN}'\nMEEPLE_LOG_LEVEL=DEBUG\nMEEPLE_BOT_DELAY=-3\n", {}),
+    "gateway without API base": (
+        f"DISCORD_TOKEN={TOKEN}\nMEEPLE_LOG_LEVEL=DEBUG\nMEEPLE_DISCORD_GATEWAY=ws://127.0.0.1:1/gateway\n",
+        {},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SETTINGS_ERRORS))
+def test_bot_py_never_prints_the_token_for_a_settings_error(tmp_path: Path, case: str) -> None:
+    dotenv, environ = SETTINGS_ERRORS[case]
+    # surrogateescape turns the lone surrogate of the "not UTF-8" case into the byte 0xff.
+    (tmp_path / ".env").write_bytes(dotenv.encode("utf-8", "surrogateescape"))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,
+        env=child_env(**environ),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+    )
+    out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    assert done.returncode == 2, err
+    assert out == ""
+    for secret in (TOKEN, TOKEN.lower(), TOKEN.split(".")[-1]):
+        assert secret not in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert ".env line" in err or "MEEPLE_" in err or "UTF-8" in err

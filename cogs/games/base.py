@@ -71,11 +71,14 @@ class GameUI(ABC):
 
     @abstractmethod
     def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
-        """How `action` (one of `prompt.options`) appears to the player deciding it."""
+        """How `action` (one of `prompt.options`) appears to the player deciding it.
+
+        Labels are plain text: `names` are the players' names as typed, on one line.
+        """
 
     @abstractmethod
     def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
-        """One line saying what the player to move is asked now."""
+        """One line saying what the player to move is asked now (markdown: `names` come escaped)."""
 
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """One line for the second step, once the player picked `group`."""
@@ -93,7 +96,7 @@ class GameUI(ABC):
         return {}
 
     def private_text(self, view: Any, seat: int, names: Sequence[str]) -> str:
-        """What only `seat` may know, in words, for the "My hand" answer (with its image)."""
+        """What only `seat` may know, in words, for the "My hand" answer (markdown: `names` come escaped)."""
         return ""
 
     def option_summary(self, options: Mapping[str, Scalar]) -> str:

@@ -78,7 +78,7 @@ class ButtonsUI(GameUI):
     def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
         """What the player is asked, with the dice that matter."""
         context = dict(prompt.context)
-        who = f"**{discord.utils.escape_markdown(names[prompt.seat])}**"
+        who = f"**{names[prompt.seat]}**"
         if prompt.kind == "turn":
             held = context.get("buttons", 0)
             mine = f" (you have {held} button{'s' if held != 1 else ''} this round)" if held else ""

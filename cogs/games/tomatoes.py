@@ -165,7 +165,7 @@ class TomatoesUI(GameUI):
     def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
         """What the player to move is asked, with the facts that matter for it."""
         context = dict(prompt.context)
-        who = f"**{discord.utils.escape_markdown(names[prompt.seat])}**"
+        who = f"**{names[prompt.seat]}**"
         karma = view.players[prompt.seat].karma
         if prompt.kind == "roll":
             held = context.get("held", 0)

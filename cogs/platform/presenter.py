@@ -49,7 +49,7 @@ class _Memo:
 def _step(ui: GameUI, update: Update) -> _Step:
     table = update.table
     rules = table.rules
-    names = text.names_of(table)
+    names = text.shown_names(table)
     lines = []
     began = update.kind is UpdateKind.START
     for logged in update.events:
@@ -126,7 +126,8 @@ def compose(
     rules = table.rules
     prompts = human_prompts(table)
     view = table.view(None)
-    questions = [question] if question is not None else [ui.question(view, p, names) for p in prompts]
+    shown = text.shown_names(table)
+    questions = [question] if question is not None else [ui.question(view, p, shown) for p in prompts]
     undo_seats = [
         seat
         for seat, info in enumerate(table.seats)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cogs.games.base import GameUI
@@ -24,17 +25,32 @@ def seat_name(seat: SeatInfo) -> str:
     return name
 
 
+MARKDOWN_MARKS = ("\\", "*", "_", "~", "`", "|", ">", "<", "#", "[", "]", ":")
+"""Characters Discord's markdown gives a meaning to (`<` opens mentions, `[` masked links)."""
+
+
+def one_line(name: str) -> str:
+    """A name on one line: line breaks (any kind) become spaces, so a name cannot start a new line."""
+    return " ".join(name.splitlines()) if name else name
+
+
 def discord_escape(text: str) -> str:
-    """Neutralise markdown and mentions in a user-chosen name."""
-    text = text.replace("@", "@\u200b")
-    for mark in ("\\", "*", "_", "~", "`", "|", ">", "#"):
+    """A user-chosen name as typed in message text: on one line, markdown and mentions neutralised."""
+    text = one_line(text)
+    for mark in MARKDOWN_MARKS:
         text = text.replace(mark, "\\" + mark)
-    return text
+    # A zero-width space after @ keeps @everyone, @here and <@id> from being mentions.
+    return text.replace("@", "@\u200b")
 
 
 def names_of(table: Table) -> list[str]:
-    """Plain display names per seat (for images and labels)."""
-    return [seat.name for seat in table.seats]
+    """Display names per seat on one line, for images and component labels (plain text, no markdown)."""
+    return [one_line(seat.name) for seat in table.seats]
+
+
+def shown_names(table: Table) -> list[str]:
+    """Display names per seat escaped for message text: captions, event lines, questions."""
+    return [discord_escape(seat.name) for seat in table.seats]
 
 
 def lobby_text(ui: GameUI, table: Table) -> str:
@@ -120,5 +136,5 @@ def clip_content(text: str) -> str:
 
 
 def discord_escape_log(line: str) -> str:
-    """Keep an engine log line from pinging anyone (names may contain @)."""
-    return line.replace("@", "@\u200b")
+    """Keep an engine log line from pinging anyone (an @ not already broken by discord_escape)."""
+    return re.sub("@(?!\u200b)", "@\u200b", line)

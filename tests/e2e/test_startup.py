@@ -7,6 +7,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
+import bot as botmod
 from tests.e2e.botprocess import BotProcess, child_env
 from tests.e2e.conftest import World
 
@@ -72,21 +73,21 @@ async def test_logs_in_syncs_once_and_stops_cleanly_on_sigterm(
     assert "Traceback" not in second.output()
 
 
-async def test_a_refused_token_exits_1_with_a_short_message(world: World, tmp_path: Path) -> None:
+async def test_a_refused_token_exits_3_with_a_short_message(world: World, tmp_path: Path) -> None:
     env = child_env(DISCORD_TOKEN="not-the-token", MEEPLE_DB=str(world.db_path))
     env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
     process = BotProcess(env, tmp_path, tmp_path / "bot.log")
     await process.start()
     try:
-        assert await process.wait_exit() == 1
+        assert await process.wait_exit() == botmod.EXIT_TOKEN_REFUSED == 3
     finally:
         await process.kill()
     out = process.output()
-    assert "refused the token" in out and "Traceback" not in out
+    assert "refused the token" in out and "not-the-token" not in out and "Traceback" not in out
     assert world.fake.identifies == []
 
 
-async def test_an_unusable_database_path_exits_1_naming_it(world: World, tmp_path: Path) -> None:
+async def test_a_folder_as_the_database_path_exits_11_naming_it(world: World, tmp_path: Path) -> None:
     # A directory where the database file should be: SQLite cannot open it.
     taken = tmp_path / "taken.sqlite3"
     taken.mkdir()
@@ -95,23 +96,60 @@ async def test_an_unusable_database_path_exits_1_naming_it(world: World, tmp_pat
     process = BotProcess(env, tmp_path, tmp_path / "bot.log")
     await process.start()
     try:
-        assert await process.wait_exit() == 1
+        assert await process.wait_exit() == 11
     finally:
         await process.kill()
     out = process.output()
-    assert "cannot open the database" in out and str(taken) in out and "MEEPLE_DB" in out
+    assert "is a folder" in out and str(taken) in out and "MEEPLE_DB" in out
+    assert world.fake.requests == [], "the database is checked before Discord is contacted"
     assert "Traceback" not in out
 
 
-async def test_an_unreachable_discord_exits_1_without_a_traceback(tmp_path: Path) -> None:
+async def test_an_unreachable_discord_exits_4_without_a_traceback(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = child_env(DISCORD_TOKEN="t", MEEPLE_DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10")
     process = BotProcess(env, tmp_path, tmp_path / "bot.log")
     await process.start()
-    assert await process.wait_exit() == 1
+    assert await process.wait_exit() == botmod.EXIT_DISCORD_UNREACHABLE == 4
     out = process.output()
     assert "cannot reach Discord" in out and "Traceback" not in out
     # Nothing about voice: Meeple has none.
     assert "voice" not in out
+
+
+async def test_the_token_is_never_printed_at_debug(world: World, tmp_path: Path) -> None:
+    token = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GqXyZw.DebugSecretDebugSecretDebugSecretDebugSecr"
+    world.fake.token = token
+    env = child_env(DISCORD_TOKEN=token, MEEPLE_DB=str(world.db_path), MEEPLE_LOG_LEVEL="DEBUG")
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    try:
+        await process.wait_output("ready as")
+        await world.fake.wait_answered(
+            await world.fake.slash("play tomatoes", world.fake.add_user("Ann"), world.channel)
+        )
+        assert await process.terminate() == 0
+    finally:
+        await process.kill()
+    out = process.output()
+    assert "DEBUG" in out
+    for secret in (token, token.split(".")[-1]):
+        assert secret not in out
+
+
+async def test_a_discord_error_at_login_exits_5_in_one_line(world: World, tmp_path: Path) -> None:
+    world.fake.fail("GET", r"/users/@me$", status=403, code=40002)
+    env = child_env(DISCORD_TOKEN=world.fake.token, MEEPLE_DB=str(world.db_path))
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    try:
+        assert await process.wait_exit() == botmod.EXIT_DISCORD_FAILED == 5
+    finally:
+        await process.kill()
+    out = process.output()
+    assert "Discord failed while the bot was starting" in out and "403" in out
+    assert "Traceback" not in out

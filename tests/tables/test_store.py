@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,8 @@ import pytest
 from engine import games
 from engine.core import Action
 from tables import StoreUnavailable, Table, TableError, TableService, TableStatus, Timing, UpdateKind
+from tables.database import DatabaseLock
+from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
 from tables.models import DAY
 from tables.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store
 from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
@@ -184,8 +189,10 @@ async def test_a_locked_database_is_a_store_error_and_changes_nothing(
         table = await started(service)
         other = sqlite3.connect(db_path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
-        with pytest.raises(StoreUnavailable):
+        with pytest.raises(StoreUnavailable) as refused:
             await service.act(table.id, HOST, 0, STRIDE2)
+        # Busy is passing: the player is asked to try again, the game is not paused.
+        assert not isinstance(refused.value, StorePaused) and "try again" in str(refused.value)
         other.execute("ROLLBACK")
         other.close()
         assert (await service.get(table.id)).version == 0
@@ -273,3 +280,87 @@ async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
         await second.run_due(clock.now + 1 * DAY)
     finally:
         await second.close()
+
+
+async def _fill_until_full(service: TableService) -> StoreUnavailable:
+    """Open lobbies until the store refuses one; return the refusal."""
+    for _ in range(2000):
+        try:
+            await service.create("race", 1, 2, HOST, "Host " + "x" * 200)
+        except StoreUnavailable as refused:
+            return refused
+    raise AssertionError("the database never filled up")
+
+
+async def test_a_full_disk_pauses_the_games_logged_once_with_its_cause(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = await started(service)
+    # SQLite's page cap makes the file "full" for real: SQLITE_FULL, as a full disk gives.
+    async with service.store.reading() as db, db.execute("PRAGMA page_count") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    async with service.store.reading() as db:
+        await (await db.execute(f"PRAGMA max_page_count = {int(row[0])}")).close()
+    caplog.clear()
+    refused = await _fill_until_full(service)
+    assert isinstance(refused, StorePaused)
+    assert "paused" in str(refused) and "try again" not in str(refused)
+    for _ in range(3):
+        with pytest.raises(StorePaused):
+            await service.create("race", 1, 2, HOST, "Host " + "x" * 200)
+    errors = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(errors) == 1, [r.getMessage() for r in errors]
+    assert "full" in errors[0].getMessage() and "SQLITE_FULL" in errors[0].getMessage()
+    assert errors[0].exc_info is None and "rollback" not in caplog.text
+
+    async with service.store.reading() as db:
+        await (await db.execute("PRAGMA max_page_count = 1073741823")).close()
+    await service.create("race", 1, 2, HOST, "Host")
+    assert "works again" in caplog.text
+    # The game was never touched, and plays on.
+    assert (await service.act(table.id, HOST, 0, STRIDE2)).table.version == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        (
+            lambda p: p.write_bytes(b"SQLite format 2\x00" + bytes(range(256)) * 20),
+            DatabaseProblem.NOT_A_DATABASE,
+        ),
+        (lambda p: p.mkdir(), DatabaseProblem.IS_A_FOLDER),
+        (lambda p: None, None),
+    ],
+)
+async def test_open_names_what_is_wrong_with_the_file(
+    tmp_path: Path, make: Callable[[Path], object], problem: DatabaseProblem | None
+) -> None:
+    path = tmp_path / "meeple.db"
+    make(path)
+    if problem is None:
+        await (await Store.open(path)).close()
+        return
+    with pytest.raises(StoreOpenError) as refused:
+        await Store.open(path)
+    assert refused.value.problem is problem and str(path) in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+async def test_open_creates_only_the_last_missing_folder(tmp_path: Path) -> None:
+    await (await Store.open(tmp_path / "data" / "meeple.db")).close()
+    with pytest.raises(StoreOpenError) as refused:
+        await Store.open(tmp_path / "typo" / "data" / "meeple.db")
+    assert refused.value.problem is DatabaseProblem.NO_FOLDER
+    assert not (tmp_path / "typo").exists()
+
+
+def test_the_database_lock_admits_one_holder_at_a_time(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "meeple.db"
+    with DatabaseLock.acquire(db) as held:
+        assert held.path == tmp_path / "data" / "meeple.db.lock"
+        with pytest.raises(StoreOpenError) as refused:
+            DatabaseLock.acquire(db)
+        assert refused.value.problem is DatabaseProblem.LOCKED
+        assert f"pid {os.getpid()}" in str(refused.value) and str(db) in str(refused.value)
+    DatabaseLock.acquire(db).release()
