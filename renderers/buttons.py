@@ -105,6 +105,18 @@ def _result_line(view: ButtonsState, names: list[str]) -> str:
     return game_over_line(winners, max(outcome.scores))
 
 
+def roll_title(view: ButtonsState, names: Sequence[str]) -> str:
+    """The caption over the dice: whose roll is open, or, between rolls, whose the last one was,
+    whether it busted, and how many dice the next roll has."""
+    roll = view.roll
+    if roll is None:
+        return "Dice"
+    if view.phase is Phase.PLACE:
+        return f"{_possessive(names[view.active])} roll"
+    busted = ", busted" if roll.bust else ""
+    return f"Last roll: {_possessive(names[roll.seat])}{busted} · next roll {2 + view.pool} dice"
+
+
 def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> None:
     """The dice of the latest roll: the white die (row), the gold die and the plain dice (columns)."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
@@ -125,8 +137,8 @@ def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> Non
         # The roll stays on show after it is resolved, when the active seat has moved on.
         live = view.phase is Phase.PLACE
         roller = fit(names[view.active], font(28), 260)
-        title = f"{_possessive(fit(names[view.active], font(22), 400))} roll" if live else "Last roll"
-        canvas.text((inner.x, inner.y), title, 22, fill=palette.TEXT_DIM)
+        title = roll_title(view, [fit(name, font(22), 300) for name in names])
+        canvas.text((inner.x, inner.y), title, 22, fill=palette.TEXT_DIM, max_width=inner.w - 300)
         x = inner.x
         canvas.die(x, y, size, roll.white, WHITE)
         canvas.text((x + size + 10, y + size // 2), f"row {roll.white}", 30, anchor="lm")
