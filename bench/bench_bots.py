@@ -72,7 +72,7 @@ def play(job: Job) -> Result:
     return Result(job, share, dict(times))
 
 
-def jobs(games: Sequence[str], count: int) -> Iterator[Job]:
+def jobs(games: Sequence[str], count: int, only: str = "") -> Iterator[Job]:
     """Every game of the run, interleaved so a cut-off run still samples every match-up."""
     plans: list[list[Job]] = []
     for game in games:
@@ -92,6 +92,7 @@ def jobs(games: Sequence[str], count: int) -> Iterator[Job]:
                 policies = tuple("hard" if seat == hero else "normal" for seat in range(seats))
                 plan.append(Job(game, policies, seed, label, hero))
             plans.append(plan)
+    plans = [plan for plan in plans if only in plan[0].label]
     for index in range(count):
         for plan in plans:
             yield plan[index]
@@ -104,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="seeds per match-up")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--budget", type=float, default=3600.0, help="wall-clock seconds at most")
+    parser.add_argument(
+        "--only", default="", help="only match-ups whose label holds this text, e.g. '2p hard'"
+    )
     args = parser.parse_args(argv)
     games = ("tomatoes", "buttons") if args.game == "all" else (args.game,)
 
@@ -112,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.monotonic()
     cut = False
     with multiprocessing.Pool(args.jobs) as pool:
-        for result in pool.imap_unordered(play, jobs(games, args.games), chunksize=1):
+        for result in pool.imap_unordered(play, jobs(games, args.games, args.only), chunksize=1):
             shares[result.job.label].append(result.share)
             for level, spent in result.times.items():
                 times[(result.job.game, level)].extend(spent)
