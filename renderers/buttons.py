@@ -130,6 +130,12 @@ def _status_lines(view: ButtonsState, viewer: int | None, names: list[str]) -> l
 
 def _header(canvas: Canvas, box: Box, view: ButtonsState, status: list[str]) -> None:
     canvas.text((box.x, box.y), f"BUTTONS · ROUND {view.round}", TEXT_MIN, fill=palette.TEXT_DIM)
+    if view.removed is not None:
+        # With 3 players one bonus colour is out of play for the whole game.
+        label = f"Out of play: {view.removed.label}"
+        canvas.pill(
+            box.right - canvas.pill_width(label, TEXT_MIN), box.y - 4, label, TEXT_MIN, palette.PANEL_EDGE
+        )
     over = view.phase is Phase.OVER
     y = box.y + 30
     x = box.x
@@ -153,6 +159,18 @@ def _result_line(view: ButtonsState, names: list[str]) -> str:
 # -- the roll --------------------------------------------------------------------------------
 
 
+def roll_title(view: ButtonsState, names: Sequence[str]) -> str:
+    """The caption over the dice: whose roll is open, or, between rolls, whose the last one was,
+    whether it busted, and how many dice the next roll has."""
+    roll = view.roll
+    if roll is None:
+        return "Dice"
+    if view.phase is Phase.PLACE:
+        return f"{_possessive(names[view.active])} roll"
+    busted = ", busted" if roll.bust else ""
+    return f"Last roll: {_possessive(names[roll.seat])}{busted} · next roll {2 + view.pool} dice"
+
+
 def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> None:
     """The dice of the latest roll: the white die (row), the gold die and the plain dice (columns)."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
@@ -160,18 +178,11 @@ def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> Non
     caption, rest = inner.take_top(28, 8)
     dice_box, rest = rest.take_top(56, 8)
     foot = rest
-    right = caption.right
-    if view.removed is not None:
-        label = f"Out of play: {view.removed.label}"
-        right -= canvas.pill_width(label, TEXT_MIN)
-        canvas.pill(right, caption.y - 2, label, TEXT_MIN, palette.PANEL_EDGE)
-        right -= 12
+    title = roll_title(view, [fit(name, font(TEXT_MIN), 220) for name in names])
+    canvas.text((caption.x, caption.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=caption.w)
     roll = view.roll
     cy = dice_box.y + dice_box.h // 2
     if roll is None:
-        canvas.text(
-            (caption.x, caption.y), "Dice", TEXT_MIN, fill=palette.TEXT_DIM, max_width=right - caption.x
-        )
         x = dice_box.x
         for style in (WHITE, GOLD, *([PLAIN] * view.pool)):
             canvas.die(x, cy - DIE // 2, DIE, 0, style)
@@ -180,8 +191,6 @@ def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> Non
         return
     # The roll stays on show after it is resolved, when the active seat has moved on.
     live = view.phase is Phase.PLACE
-    title = f"{_possessive(names[view.active])} roll" if live else "Last roll"
-    canvas.text((caption.x, caption.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=right - caption.x)
     x = dice_box.x
     canvas.die(x, cy - DIE // 2, DIE, roll.white, WHITE)
     x += DIE + 8

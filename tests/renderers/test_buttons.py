@@ -6,9 +6,9 @@ import pytest
 from PIL import Image
 
 from engine.buttons import RULES
-from engine.buttons.state import ButtonsState, Phase
+from engine.buttons.state import ButtonsState, Phase, Roll
 from renderers import render, render_png
-from renderers.buttons import WIDTH, _lines
+from renderers.buttons import WIDTH, _lines, roll_title
 from renderers.playout import state_at, states
 from tests.renderers.helpers import NASTY_NAMES, decode
 
@@ -82,6 +82,20 @@ def test_a_line_of_five_stars_is_found_across_and_down() -> None:
     assert _lines(column) == [((1, 6), (6, 6))]
     gap = [(2, c) for c in (1, 2, 3, 5, 6)]
     assert _lines(gap) == []
+
+
+def test_between_rolls_the_caption_says_whose_roll_it_was_if_it_busted_and_the_next_dice() -> None:
+    state = RULES.setup(3, {}, 2)
+    names = ["Ann", "Bob", "Cy"]
+    assert roll_title(state, names) == "Dice"
+    state.roll = Roll(white=2, gold=3, plain=[1, 4, 5], seat=1, bust=True)
+    state.pool, state.active, state.phase = 3, 2, Phase.TURN
+    assert roll_title(state, names) == "Last roll: Bob's, busted · next roll 5 dice"
+    state.roll.bust = False
+    assert roll_title(state, names) == "Last roll: Bob's · next roll 5 dice"
+    state.phase = Phase.PLACE
+    assert roll_title(state, names) == "Cy's roll"
+    render("buttons", state, None, names)
 
 
 def decode_board(data: bytes) -> Image.Image:
