@@ -454,12 +454,12 @@ def _count(canvas: Canvas, x: int, cy: int, colour: Colour, count: int, bonus: b
     swatch = Box(x, cy - 16, 32, 32)
     canvas.draw.rounded_rectangle(swatch.corners, radius=6, fill=fill)
     canvas.text(swatch.center, colour.letter, TEXT_MIN, fill=palette.ink_on(fill), anchor="mm")
-    x += 40
-    x += round(canvas.text((x, cy), f"× {count}", TEXT, anchor="lm")) + 10
+    x += 38
+    x += round(canvas.text((x, cy), f"×{count}", TEXT, anchor="lm")) + 8
     if count >= 3:
         # Three of a colour earn a star at the end of the round (two for a bonus colour).
-        canvas.paste_centred(shapes.star(26), x + 13, cy)
-        canvas.text((x + 30, cy), f"+{2 if bonus else 1}", TEXT_MIN, fill=palette.STAR, anchor="lm")
+        canvas.paste_centred(shapes.star(24), x + 12, cy)
+        canvas.text((x + 26, cy), f"+{2 if bonus else 1}", TEXT_MIN, fill=palette.STAR, anchor="lm")
 
 
 def _note(canvas: Canvas, x: int, cy: int, note: Note) -> None:
