@@ -415,6 +415,13 @@ def _bits_mark(canvas: Canvas, x: int, cy: int) -> None:
         canvas.paste(icon, x + bit * 20, cy - 8)
 
 
+def _slot_mark(canvas: Canvas, x: int, cy: int) -> None:
+    canvas.draw.rounded_rectangle(
+        (x, cy - 18, x + 35, cy + 17), radius=8, outline=palette.PANEL_EDGE, width=2
+    )
+    canvas.text((x + 18, cy), "6", TEXT_MIN, fill=EMPTY_SLOT, anchor="mm")
+
+
 def _value_mark(canvas: Canvas, x: int, cy: int) -> None:
     canvas.text((x, cy), "= 4", TEXT, fill=palette.ACTIVE, anchor="lm")
 
@@ -427,6 +434,7 @@ def _legend_entries(view: TomatoState) -> list[tuple[int, Mark, str]]:
     entries += [
         (34, _seed_mark, "seed (first die)"),
         (round(width("= 4", font(TEXT))), _value_mark, "vine's value"),
+        (36, _slot_mark, "score slots 1-6: seed, points"),
         (34, _heart_mark, "karma"),
     ]
     if view.options.dicey_rules:
