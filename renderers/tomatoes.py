@@ -40,6 +40,8 @@ LETTER_DIE = 40
 """A blank die whose letter is TEXT_MIN tall (dice.letter_size)."""
 LINE_H = 40
 TABLE_H = 10 + LINE_H + 6 + 56 + 10
+TABLE_EMPTY_H = 10 + LINE_H + 10
+"""The strip with no dice to show: its label and the bushel only."""
 TOKEN_H = 104
 SLOT_H = 56
 PANEL_H = 12 + LINE_H + 8 + TOKEN_H + 8 + SLOT_H + 12
@@ -75,11 +77,12 @@ def draw(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Canvas:
     header_h = 28 + len(status) * (STATUS + 10)
     legend = _legend_entries(view)
     legend_h = _legend_height(legend, WIDTH - 2 * PAD)
-    height = PAD + header_h + GAP + TABLE_H + GAP + len(players) * (PANEL_H + GAP) + legend_h + PAD
+    table_h = TABLE_H if view.rolled or _waiting(view) else TABLE_EMPTY_H
+    height = PAD + header_h + GAP + table_h + GAP + len(players) * (PANEL_H + GAP) + legend_h + PAD
     canvas = Canvas(WIDTH, height)
     area = canvas.box.inset(PAD)
     header, rest = area.take_top(header_h, GAP)
-    table, rest = rest.take_top(TABLE_H, GAP)
+    table, rest = rest.take_top(table_h, GAP)
     _header(canvas, header, view, status)
     _table(canvas, table, view)
     for seat, player in enumerate(players):
@@ -160,6 +163,11 @@ def _chips(canvas: Canvas, x: int, cy: int, counts: Sequence[tuple[Colour, int]]
     return x - 12
 
 
+def _waiting(view: TomatoState) -> bool:
+    """Whether the active player is about to roll (the strip shows the dice they will roll)."""
+    return view.phase is Phase.ROLL and view.ended is GameEnd.NONE
+
+
 def _table(canvas: Canvas, box: Box, view: TomatoState) -> None:
     """The shared strip: the dice on the table (rolled, or waiting to be rolled) and the bushel."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
@@ -171,7 +179,7 @@ def _table(canvas: Canvas, box: Box, view: TomatoState) -> None:
     chips_x = top.right - _chips_width(bushel)
     _chips(canvas, chips_x, cy, bushel)
     canvas.text((chips_x - 10, cy), "Bushel", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm")
-    waiting = view.phase is Phase.ROLL and view.ended is GameEnd.NONE
+    waiting = _waiting(view)
     if view.rolled:
         label = "Rolled dice"
     elif waiting:
