@@ -284,7 +284,7 @@ NormalBot = GreedyBot
 
 EASY_MISTAKES = 0.3
 """Share of an easy bot's decisions taken at random."""
-SHORTLIST = 4
+SHORTLIST = 3
 """At most this many placement or karma options are searched by the hard bot."""
 SHORTLIST_MARGIN = 2.5
 """Options judged this many points below the best one are not searched."""

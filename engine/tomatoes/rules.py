@@ -228,7 +228,7 @@ class TomatoRules(Rules[TomatoState]):
 RULES = TomatoRules()
 """The Diced Tomatoes rules object registered as "tomatoes"."""
 
-HARD_SAMPLES = 2
+HARD_SAMPLES = 8
 """Sampled futures per searched option (the same ones for every option)."""
 
 BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType(
@@ -243,7 +243,7 @@ BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType(
             evaluate=evaluate,
             seen=lambda state, seat: bot_view(state),
             samples=HARD_SAMPLES,
-            handovers=1,
+            handovers=2,  # the rest of its own turn, then the next player's whole turn
         ),
     }
 )
