@@ -176,7 +176,7 @@ class Games(commands.Cog):
                     raise BadButton()
                 ref = picked
             if isinstance(ref, LobbyRef):
-                await lobby_click(interaction, ref)
+                await lobby_click(interaction, ref, values)
             elif isinstance(ref, ActRef):
                 await self.act(interaction, ref)
             elif isinstance(ref, GroupRef):

@@ -193,6 +193,33 @@ class RandomBot(Generic[S]):
         return rng.choice(prompt.options)
 
 
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""The bot levels a game offers to players, weakest first ("random" stays for tests and benches)."""
+DEFAULT_LEVEL = "normal"
+"""The level of a bot nobody chose: one that takes over a leaver's seat, or an unknown stored name."""
+POLICY_ALIASES: Mapping[str, str] = {"greedy": "normal"}
+"""Policy names stored by older versions and the level they play now."""
+
+
+def level_name(policy: str) -> str:
+    """The level a stored policy name stands for ("greedy" is "normal"), for captions."""
+    return POLICY_ALIASES.get(policy, policy)
+
+
+class MistakeBot(Generic[S]):
+    """Plays like `inner`, but picks a uniformly random option on a share of its decisions."""
+
+    def __init__(self, inner: Bot[S], mistakes: float) -> None:
+        self.inner = inner
+        self.mistakes = mistakes
+
+    def choose(self, view: S, prompt: Prompt, rng: Rng) -> Action:
+        """Return `inner`'s choice, or, with probability `mistakes`, any legal option."""
+        if len(prompt.options) > 1 and rng.below(1000) < self.mistakes * 1000:
+            return rng.choice(prompt.options)
+        return self.inner.choose(view, prompt, rng)
+
+
 class Rules(ABC, Generic[S]):
     """A game's rules: stateless code over plain-data states.
 
@@ -336,16 +363,40 @@ class Rules(ABC, Generic[S]):
     # -- bots --------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Bot[S]]:
-        """The bot policies by name; "random" and "greedy" at least, "greedy" the default."""
+        """The bot policies by name: "random", and the LEVELS "easy", "normal", "hard" where written.
+
+        A game joins the levels by adding its three policies under those names; until then its
+        other policies ("greedy") still play, and `policy` maps level names onto them.
+        """
         return {"random": RandomBot()}
 
-    def bot_action(self, state: S, prompt: Prompt, policy: str = "greedy") -> Action:
-        """Let a bot choose for `prompt.seat` from that seat's view, deterministically."""
+    def levels(self) -> tuple[str, ...]:
+        """The LEVELS this game's bots play, weakest first (at least DEFAULT_LEVEL)."""
         bots = self.bots()
-        bot = bots.get(policy) or bots["random"]
+        return tuple(level for level in LEVELS if level in bots) or (DEFAULT_LEVEL,)
+
+    def policy(self, name: str) -> str:
+        """The policy of `bots()` that plays for a stored or requested name.
+
+        Old stored names keep working ("greedy" plays "normal"); a game without levels plays
+        its "greedy" for any level; an unknown name plays the default level.
+        """
+        bots = self.bots()
+        for candidate in (name, POLICY_ALIASES.get(name, name), DEFAULT_LEVEL, "greedy"):
+            if candidate in bots:
+                return candidate
+        return "random"
+
+    def bot_action(self, state: S, prompt: Prompt, policy: str = DEFAULT_LEVEL) -> Action:
+        """Let a bot choose for `prompt.seat` from that seat's view, deterministically."""
+        bot = self.bots()[self.policy(policy)]
         # Seeded from public facts only, so a bot's choice reveals nothing of the game's dice.
         rng = Rng.from_seed(state.version, prompt.seat)
         return bot.choose(self.view(state, prompt.seat), prompt, rng)
+
+    def opening(self, state: S) -> tuple[Event, ...]:
+        """The events that announce a new game (its first turn or round) for the log."""
+        return ()
 
     # -- codec -------------------------------------------------------------
 

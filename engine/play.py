@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Event, Move, Options, Outcome, Record, Rules, Scalar, player_name
+from engine.core import DEFAULT_LEVEL, Event, Move, Options, Outcome, Record, Rules, Scalar, player_name
 from engine.games import GAME_MODULES, get_rules
 
 
@@ -34,8 +34,8 @@ def run_game(
     max_steps: int = 100_000,
     on_event: Callable[[Event], None] | None = None,
 ) -> PlayedGame:
-    """Play one game to its end with a bot policy per seat (greedy by default)."""
-    chosen = list(policies) if policies else ["greedy"] * seats
+    """Play one game to its end with a bot policy per seat (the normal level by default)."""
+    chosen = list(policies) if policies else [DEFAULT_LEVEL] * seats
     state = rules.setup(seats, options, seed)
     moves: list[Move] = []
     events: list[tuple[int, Event]] = []
@@ -80,7 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("game", choices=sorted(GAME_MODULES))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bots", default="greedy", help="one policy for all, or one per seat: greedy,random")
+    parser.add_argument(
+        "--bots",
+        default=DEFAULT_LEVEL,
+        help="one policy for all, or one per seat: easy, normal, hard, random",
+    )
     parser.add_argument("--option", action="append", default=[], type=_parse_option, metavar="KEY=VALUE")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     args = parser.parse_args(argv)

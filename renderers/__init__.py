@@ -40,9 +40,10 @@ def renderer(game_id: str) -> Renderer:
 
 
 def encode(game_id: str, image: Image.Image) -> bytes:
-    """A board of `game_id` as PNG bytes, at the zlib level its renderer asks for (`PNG_LEVEL`)."""
+    """A board of `game_id` as PNG bytes: the game's fixed palette (if learnt), the zlib level its
+    renderer asks for (`PNG_LEVEL`)."""
     level: int = getattr(_module(game_id), "PNG_LEVEL", png.LEVEL)
-    return png.encode(image, level=level)
+    return png.encode(image, level=level, palette=png.game_palette(game_id))
 
 
 def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> Image.Image:

@@ -1,4 +1,9 @@
-"""The Buttons board: every player's 6x6 board, buttons and stars, bonus colours, the roll."""
+"""The Buttons board, for phones: the move, the roll, then two players' boards side by side per row.
+
+Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
+when a phone shows the board 400 px wide (issue 12): colour-blind players read a cell's colour
+from its letter (R, Y, G, B) and find it by its row and column numbers.
+"""
 
 from __future__ import annotations
 
@@ -13,16 +18,26 @@ from renderers import palette, shapes
 from renderers.dice import DieStyle, PipShape
 from renderers.kit import Canvas
 from renderers.layout import Box
-from renderers.text import clean_name, fit, font, game_over_line
+from renderers.text import clean_name, fit, font, game_over_line, smallest_legible, width, wrap
 
-WIDTH = 1400
-PAD = 20
-HEADER_H = 76
-ROLL_H = 112
-GAP = 14
-PANEL_H = 496
-CELL = 62
-LABEL_W = 28
+WIDTH = 720
+PAD = 12
+GAP = 12
+TEXT_MIN = smallest_legible(WIDTH)
+"""The smallest font size on the board (digits 15 px tall, 8.3 px at 400 px wide)."""
+TEXT = 24
+NAME = 26
+STATUS = 30
+CELL = 50
+LABEL_W = 22
+"""The band of row and column numbers left of and above the grid."""
+DIE = 52
+LETTER_DIE = 40
+"""A blank die whose letter is TEXT_MIN tall (dice.letter_size)."""
+ROLL_H = 10 + 28 + 8 + 56 + 8 + 34 + 10
+NAME_H = 34
+INFO_LINE = 36
+NOTE_LINE = 44
 
 FILLS: dict[Colour, palette.RGB] = {
     Colour.RED: palette.BUTTON_RED,
@@ -62,40 +77,76 @@ def render(
     `legal_cells`, when given, replaces the viewer's own (the caller may compute them from
     the prompts).
     """
+    return draw(view, viewer, names, legal_cells).image
+
+
+def draw(
+    view: ButtonsState,
+    viewer: int | None,
+    names: Sequence[str],
+    legal_cells: Collection[Cell] | None = None,
+) -> Canvas:
+    """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     seats = view.seats
     shown = [clean_name(names[seat] if seat < len(names) else "", seat) for seat in range(seats)]
     targets: dict[int, Collection[Cell]] = {seat: view.candidate_cells(seat) for seat in range(seats)}
     if viewer is not None and legal_cells is not None:
         targets[viewer] = legal_cells
+    status = _status_lines(view, viewer, shown)
+    header_h = 28 + len(status) * (STATUS + 10)
+    column_w = (WIDTH - 2 * PAD - GAP) // 2
+    notes = [_notes(view, board) for board in view.boards]
+    note_lines = max(len(_note_rows(seat_notes, column_w - 20)) for seat_notes in notes)
+    panel_h = _panel_height(note_lines)
     rows = (seats + 1) // 2
-    height = PAD + HEADER_H + ROLL_H + GAP + rows * (PANEL_H + GAP) - GAP + PAD
+    height = PAD + header_h + GAP + ROLL_H + GAP + rows * (panel_h + GAP) - GAP + PAD
     canvas = Canvas(WIDTH, height)
     area = canvas.box.inset(PAD)
-    header, rest = area.take_top(HEADER_H)
+    header, rest = area.take_top(header_h, GAP)
     roll_box, rest = rest.take_top(ROLL_H, GAP)
-    _header(canvas, header, view, viewer, shown)
+    _header(canvas, header, view, status)
     _roll(canvas, roll_box, view, shown)
     panels = [box for band in rest.rows(rows, GAP) for box in band.columns(2, GAP)]
     for seat in range(seats):
-        _player(canvas, panels[seat], view, seat, shown[seat], seat == viewer, targets)
-    return canvas.image
+        _player(canvas, panels[seat], view, seat, shown[seat], seat == viewer, targets, notes[seat])
+    return canvas
 
 
-def _header(canvas: Canvas, box: Box, view: ButtonsState, viewer: int | None, names: list[str]) -> None:
-    canvas.text((box.x, box.y), f"BUTTONS · ROUND {view.round}", 22, fill=palette.TEXT_DIM)
-    y = box.y + 32
+# -- header ----------------------------------------------------------------------------------
+
+
+def _status_lines(view: ButtonsState, viewer: int | None, names: list[str]) -> list[str]:
+    """Whose turn and what they do (or the result), wrapped to at most two lines."""
     if view.phase is Phase.OVER:
-        canvas.text((box.x, y), _result_line(view, names), 38, fill=palette.ACTIVE, max_width=box.w)
-        return
-    canvas.paste(shapes.arrow(36), box.x, y + 4)
-    x = box.x + 46
-    if view.phase is Phase.STARS:
-        status = "End of the round: choose which buttons become stars"
+        text = _result_line(view, names)
+    elif view.phase is Phase.STARS:
+        text = "End of the round: choose which buttons become stars"
     else:
-        who = "Your" if view.active == viewer else _possessive(fit(names[view.active], font(38), 560))
+        who = "Your" if view.active == viewer else _possessive(fit(names[view.active], font(STATUS), 400))
         doing = "roll or opt out" if view.phase is Phase.TURN else "place a button"
-        status = f"{who} turn: {doing}"
-    canvas.text((x, y), status, 38, max_width=box.right - x)
+        text = f"{who} turn: {doing}"
+    return wrap(text, font(STATUS), WIDTH - 2 * PAD - 44)
+
+
+def _header(canvas: Canvas, box: Box, view: ButtonsState, status: list[str]) -> None:
+    canvas.text((box.x, box.y), f"BUTTONS · ROUND {view.round}", TEXT_MIN, fill=palette.TEXT_DIM)
+    if view.removed is not None:
+        # With 3 players one bonus colour is out of play for the whole game.
+        label = f"Out of play: {view.removed.label}"
+        canvas.pill(
+            box.right - canvas.pill_width(label, TEXT_MIN), box.y - 4, label, TEXT_MIN, palette.PANEL_EDGE
+        )
+    over = view.phase is Phase.OVER
+    y = box.y + 30
+    x = box.x
+    if not over:
+        canvas.paste(shapes.arrow(32), box.x, y + 2)
+        x += 42
+    for line in status:
+        canvas.text(
+            (x, y), line, STATUS, fill=palette.ACTIVE if over else palette.TEXT, max_width=box.right - x
+        )
+        y += STATUS + 10
 
 
 def _result_line(view: ButtonsState, names: list[str]) -> str:
@@ -105,62 +156,83 @@ def _result_line(view: ButtonsState, names: list[str]) -> str:
     return game_over_line(winners, max(outcome.scores))
 
 
+# -- the roll --------------------------------------------------------------------------------
+
+
+def roll_title(view: ButtonsState, names: Sequence[str]) -> str:
+    """The caption over the dice: whose roll is open, or, between rolls, whose the last one was,
+    whether it busted, and how many dice the next roll has."""
+    roll = view.roll
+    if roll is None:
+        return "Dice"
+    if view.phase is Phase.PLACE:
+        return f"{_possessive(names[view.active])} roll"
+    busted = ", busted" if roll.bust else ""
+    return f"Last roll: {_possessive(names[roll.seat])}{busted} · next roll {2 + view.pool} dice"
+
+
 def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> None:
     """The dice of the latest roll: the white die (row), the gold die and the plain dice (columns)."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
-    inner = box.inset(18, 12)
+    inner = box.inset(14, 10)
+    caption, rest = inner.take_top(28, 8)
+    dice_box, rest = rest.take_top(56, 8)
+    foot = rest
+    title = roll_title(view, [fit(name, font(TEXT_MIN), 220) for name in names])
+    canvas.text((caption.x, caption.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=caption.w)
     roll = view.roll
-    size = 58
-    y = inner.y + 30
+    cy = dice_box.y + dice_box.h // 2
     if roll is None:
-        canvas.text((inner.x, inner.y), "Dice", 22, fill=palette.TEXT_DIM)
-        x = inner.x
+        x = dice_box.x
         for style in (WHITE, GOLD, *([PLAIN] * view.pool)):
-            canvas.die(x, y, size, 0, style)
-            x += size + 12
-        canvas.text(
-            (x + 8, y + size // 2), "not rolled yet", 28, fill=palette.TEXT_DIM, anchor="lm", bold=False
-        )
-    else:
-        # The roll stays on show after it is resolved, when the active seat has moved on.
-        live = view.phase is Phase.PLACE
-        roller = fit(names[view.active], font(28), 260)
-        title = f"{_possessive(fit(names[view.active], font(22), 400))} roll" if live else "Last roll"
-        canvas.text((inner.x, inner.y), title, 22, fill=palette.TEXT_DIM)
-        x = inner.x
-        canvas.die(x, y, size, roll.white, WHITE)
-        canvas.text((x + size + 10, y + size // 2), f"row {roll.white}", 30, anchor="lm")
-        x += size + 130
-        canvas.die(x, y, size, roll.gold, GOLD)
-        canvas.text((x + size + 10, y + 6), f"col {roll.gold}", 26, fill=palette.DIE_GOLD)
-        canvas.text(
-            (x + size + 10, y + size - 2), "for all", 20, fill=palette.DIE_GOLD, anchor="ls", bold=False
-        )
-        x += size + 120
-        for value in roll.plain:
-            canvas.die(x, y, size, value, PLAIN)
-            x += size + 12
-        cols = ", ".join(str(c) for c in sorted(set(roll.columns())))
-        label = f"col {cols}" if len(set(roll.columns())) == 1 else f"cols {cols}"
-        if live:
-            label = f"{roller}: {label}"
-        canvas.text((x + 8, y + size // 2), label, 28, anchor="lm", max_width=inner.right - 250 - x)
-    if view.removed is not None:
-        label = f"Out of play: {view.removed.label}"
-        chip_x = inner.right - canvas.pill_width(label, 22)
-        canvas.pill(chip_x, inner.y, label, 22, palette.PANEL_EDGE)
-    if view.phase is Phase.PLACE:
+            canvas.die(x, cy - DIE // 2, DIE, 0, style)
+            x += DIE + 8
+        canvas.text((x + 8, cy), "not rolled yet", TEXT, fill=palette.TEXT_DIM, anchor="lm", bold=False)
+        return
+    # The roll stays on show after it is resolved, when the active seat has moved on.
+    live = view.phase is Phase.PLACE
+    x = dice_box.x
+    canvas.die(x, cy - DIE // 2, DIE, roll.white, WHITE)
+    x += DIE + 8
+    x += round(canvas.text((x, cy), f"row {roll.white}", TEXT, anchor="lm")) + 22
+    canvas.die(x, cy - DIE // 2, DIE, roll.gold, GOLD)
+    x += DIE + 8
+    used = canvas.text((x, cy - 2), f"col {roll.gold}", TEXT, fill=palette.DIE_GOLD, anchor="ls")
+    used = max(
+        used, canvas.text((x, cy + 2), "for all", TEXT_MIN, fill=palette.DIE_GOLD, anchor="lt", bold=False)
+    )
+    x += round(used) + 22
+    for value in roll.plain:
+        canvas.die(x, cy - DIE // 2, DIE, value, PLAIN)
+        x += DIE + 8
+    columns = sorted(set(roll.columns()))
+    label = f"{'col' if len(columns) == 1 else 'cols'} {', '.join(str(c) for c in columns)}"
+    foot_cy = foot.y + foot.h // 2
+    key_right = foot.right
+    if live:
+        label = f"{fit(names[view.active], font(TEXT), 260)}: {label}"
         # The legend of the outlined cells.
-        key = Box(inner.right - 230, y + 10, 40, 40)
+        key_w = 30 + 10 + round(width("can place now", font(TEXT_MIN, False)))
+        key = Box(foot.right - key_w, foot_cy - 15, 30, 30)
         canvas.draw.rectangle(key.corners, fill=palette.PANEL_EDGE)
-        _target_frame(canvas, key)
-        canvas.text((key.right + 10, key.y + 20), "can place now", 22, anchor="lm", bold=False)
+        _target_frame(canvas, key, 6)
+        canvas.text((key.right + 10, foot_cy), "can place now", TEXT_MIN, anchor="lm", bold=False)
+        key_right = key.x - 16
+    canvas.text((foot.x, foot_cy), label, TEXT, anchor="lm", max_width=key_right - foot.x)
 
 
-def _target_frame(canvas: Canvas, cell: Box) -> None:
+def _target_frame(canvas: Canvas, cell: Box, thickness: int = 7) -> None:
     """Mark a cell the open roll lets a player use: a white frame inside a dark one."""
-    canvas.draw.rectangle(cell.corners, outline=palette.BUTTON_EDGE, width=8)
-    canvas.draw.rectangle(cell.inset(2).corners, outline=palette.TARGET, width=4)
+    canvas.draw.rectangle(cell.corners, outline=palette.BUTTON_EDGE, width=thickness)
+    canvas.draw.rectangle(cell.inset(2).corners, outline=palette.TARGET, width=thickness // 2)
+
+
+# -- a player's panel ------------------------------------------------------------------------
+
+
+def _panel_height(note_lines: int) -> int:
+    grid = LABEL_W + SIZE * CELL
+    return 10 + NAME_H + 6 + grid + 8 + 3 * INFO_LINE + 2 * INFO_LINE + note_lines * NOTE_LINE + 10
 
 
 def _player(
@@ -171,6 +243,7 @@ def _player(
     name: str,
     is_viewer: bool,
     targets: Mapping[int, Collection[Cell]],
+    notes: list[Note],
 ) -> None:
     board = view.boards[seat]
     active = seat == view.active and view.phase in (Phase.TURN, Phase.PLACE)
@@ -178,41 +251,27 @@ def _player(
         canvas.panel(box, fill=palette.ACTIVE_PANEL, edge=palette.ACTIVE, thickness=5)
     else:
         canvas.panel(box)
-    inner = box.inset(16, 12)
-    top, body = inner.take_top(44, 10)
-    _name_row(canvas, top, view, seat, board, name, is_viewer, active)
-    grid_w = LABEL_W + SIZE * CELL
-    grid_box, side = body.take_left(grid_w, 18)
+    inner = box.inset(10)
+    top, rest = inner.take_top(NAME_H, 6)
+    _name_row(canvas, top, name, is_viewer, active)
+    grid_box, rest = rest.take_top(LABEL_W + SIZE * CELL, 8)
     _grid(canvas, grid_box, board, targets.get(seat, ()))
-    _side(canvas, side, view, seat, board)
+    _info(canvas, rest, view, board, notes)
 
 
-def _name_row(
-    canvas: Canvas,
-    box: Box,
-    view: ButtonsState,
-    seat: int,
-    board: PlayerBoard,
-    name: str,
-    is_viewer: bool,
-    active: bool,
-) -> None:
+def _name_row(canvas: Canvas, box: Box, name: str, is_viewer: bool, active: bool) -> None:
+    cy = box.y + box.h // 2
     x = box.x
     if active:
-        canvas.paste(shapes.arrow(28), x, box.y + 6)
-        x += 34
+        canvas.paste(shapes.arrow(24), x, cy - 12)
+        x += 30
     right = box.right
-    if view.phase is not Phase.OVER:
-        text, fill = _STATUS[board.status]
-        width = canvas.pill_width(text, 22)
-        canvas.pill(right - width, box.y + 4, text, 22, fill)
-        right -= width + 8
     if is_viewer:
-        width = canvas.pill_width("YOU", 22)
-        canvas.pill(right - width, box.y + 4, "YOU", 22, palette.ACTIVE if active else palette.TEXT_DIM)
-        right -= width + 8
+        pill_w = canvas.pill_width("YOU", TEXT_MIN)
+        canvas.pill(right - pill_w, cy - 15, "YOU", TEXT_MIN, palette.ACTIVE if active else palette.TEXT_DIM)
+        right -= pill_w + 8
     colour = palette.ACTIVE if active else palette.TEXT
-    canvas.text((x, box.y), name, 32, fill=colour, max_width=right - x - 8)
+    canvas.text((x, cy), name, NAME, fill=colour, anchor="lm", max_width=right - x - 4)
 
 
 def _grid(canvas: Canvas, box: Box, board: PlayerBoard, targets: Collection[Cell]) -> None:
@@ -221,29 +280,20 @@ def _grid(canvas: Canvas, box: Box, board: PlayerBoard, targets: Collection[Cell
     top = box.y + LABEL_W
     for i in range(1, SIZE + 1):
         cx = left + (i - 1) * CELL + CELL // 2
-        canvas.text((cx, box.y + LABEL_W // 2), str(i), 22, fill=palette.TEXT_DIM, anchor="mm")
+        canvas.text((cx, box.y + LABEL_W // 2), str(i), TEXT_MIN, fill=palette.TEXT_DIM, anchor="mm")
         cy = top + (i - 1) * CELL + CELL // 2
-        canvas.text((box.x + LABEL_W // 2 - 2, cy), str(i), 22, fill=palette.TEXT_DIM, anchor="mm")
+        canvas.text((box.x + LABEL_W // 2 - 2, cy), str(i), TEXT_MIN, fill=palette.TEXT_DIM, anchor="mm")
     stars = set(board.stars)
     buttons = set(board.buttons)
     for row in range(1, SIZE + 1):
         for col in range(1, SIZE + 1):
-            cell = (row, col)
             x = left + (col - 1) * CELL
             y = top + (row - 1) * CELL
-            fill = FILLS[board.colour(cell)]
-            canvas.draw.rectangle((x + 1, y + 1, x + CELL - 2, y + CELL - 2), fill=fill)
-            inset = 5
-            if cell in targets:
+            canvas.draw.rectangle(
+                (x + 1, y + 1, x + CELL - 2, y + CELL - 2), fill=FILLS[board.colour((row, col))]
+            )
+            if (row, col) in targets:
                 _target_frame(canvas, Box(x + 1, y + 1, CELL - 2, CELL - 2))
-                inset = 10
-            canvas.text((x + inset, y + inset - 3), board.colour(cell).letter, 16, fill=palette.ink_on(fill))
-            centre = (x + CELL // 2, y + CELL // 2)
-            if cell in stars:
-                canvas.paste_centred(shapes.dot(CELL - 18, palette.BUTTON_EDGE), centre[0] + 3, centre[1] + 3)
-                canvas.paste_centred(shapes.star(CELL - 24), centre[0] + 3, centre[1] + 2)
-            elif cell in buttons:
-                canvas.paste_centred(shapes.button(CELL - 20), centre[0] + 3, centre[1] + 3)
     for first, last in _lines(stars):
         # A line of 5 (or 6) stars: a gold frame round it, so the winning line is easy to find.
         x0 = left + (first[1] - 1) * CELL
@@ -251,11 +301,41 @@ def _grid(canvas: Canvas, box: Box, board: PlayerBoard, targets: Collection[Cell
         x1 = left + last[1] * CELL - 1
         y1 = top + last[0] * CELL - 1
         canvas.draw.rounded_rectangle(
-            (x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=8, outline=palette.BUTTON_EDGE, width=9
+            (x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=8, outline=palette.BUTTON_EDGE, width=6
         )
         canvas.draw.rounded_rectangle(
-            (x0 - 1, y0 - 1, x1 + 1, y1 + 1), radius=6, outline=palette.STAR, width=5
+            (x0 - 1, y0 - 1, x1 + 1, y1 + 1), radius=6, outline=palette.STAR, width=3
         )
+    for row in range(1, SIZE + 1):
+        for col in range(1, SIZE + 1):
+            cell = (row, col)
+            _mark(
+                canvas,
+                left + (col - 1) * CELL,
+                top + (row - 1) * CELL,
+                board.colour(cell),
+                cell in stars,
+                cell in buttons,
+                cell in targets,
+            )
+
+
+def _mark(canvas: Canvas, x: int, y: int, colour: Colour, star: bool, button: bool, target: bool) -> None:
+    """A cell's letter, large and centred on an empty cell; top left beside a piece or in a target frame."""
+    ink = palette.ink_on(FILLS[colour])
+    if not (star or button or target):
+        canvas.text((x + CELL // 2, y + CELL // 2), colour.letter, TEXT, fill=ink, anchor="mm")
+        return
+    inset = 9 if target else 6
+    canvas.text((x + inset, y + inset - 3), colour.letter, TEXT_MIN, fill=ink)
+    piece = CELL - 20
+    # The piece sits low and right, clear of the letter.
+    centre = (x + CELL - 1 - piece // 2 - 3, y + CELL - 1 - piece // 2 - 3)
+    if star:
+        canvas.paste_centred(shapes.dot(piece + 4, palette.BUTTON_EDGE), *centre)
+        canvas.paste_centred(shapes.star(piece), centre[0], centre[1] - 1)
+    elif button:
+        canvas.paste_centred(shapes.button(piece), *centre)
 
 
 def _lines(stars: Collection[Cell]) -> list[tuple[Cell, Cell]]:
@@ -275,53 +355,126 @@ def _lines(stars: Collection[Cell]) -> list[tuple[Cell, Cell]]:
     return found
 
 
-def _side(canvas: Canvas, box: Box, view: ButtonsState, seat: int, board: PlayerBoard) -> None:
-    """Score, bonus colours, this round's buttons by colour, dice taken and stars to place."""
-    y = box.y
-    canvas.paste(shapes.star(40), box.x, y)
-    used = canvas.text((box.x + 48, y - 2), str(len(board.stars)), 40)
-    canvas.text((box.x + 56 + used, y + 34), f"/ {TARGET} stars", 22, fill=palette.TEXT_DIM, anchor="ls")
-    y += 50
-    if board.has_line():
-        canvas.pill(box.x, y, f"LINE OF {LINE}! +100", 20, palette.STAR)
-        y += 38
-    canvas.text((box.x, y), "Bonus colours", 20, fill=palette.TEXT_DIM, bold=False)
-    y += 26
-    x = box.x
-    for colour in board.bonus:
-        chip = canvas.pill(x, y, colour.label, 22, FILLS[colour])
-        x = chip.right + 6
-    y += 44
-    canvas.text((box.x, y), "Buttons this round", 20, fill=palette.TEXT_DIM, bold=False)
-    y += 28
-    counts = board.colour_counts()
-    for colour in Colour:
-        count = counts[colour]
-        fill = FILLS[colour]
-        swatch = Box(box.x, y, 34, 34)
-        canvas.draw.rounded_rectangle(swatch.corners, radius=6, fill=fill)
-        canvas.text(swatch.center, colour.letter, 20, fill=palette.ink_on(fill), anchor="mm")
-        canvas.text((box.x + 44, y + 17), f"× {count}", 26, anchor="lm")
-        if count >= 3:
-            # Three of a colour earn a star at the end of the round (two for a bonus colour).
-            worth = 2 if colour in board.bonus else 1
-            canvas.paste(shapes.star(26), box.x + 110, y + 4)
-            canvas.text((box.x + 140, y + 17), f"+{worth}", 24, fill=palette.STAR, anchor="lm")
-        y += 40
-    y += 4
+# -- under the grid: stars, status, bonus colours, this round's buttons, notes ----------------
+
+Note = tuple[str, str]
+"""(kind, text): a note under a player's counts; kinds: dice, line, choose, earned."""
+
+
+def _notes(view: ButtonsState, board: PlayerBoard) -> list[Note]:
+    """Dice taken, a line of stars, stars to place and stars earned last round, as they apply."""
+    notes: list[Note] = []
     if board.dice_aside:
-        used = canvas.text((box.x, y + 15), "Dice taken", 20, fill=palette.TEXT_DIM, bold=False, anchor="lm")
-        x = box.x + round(used) + 10
-        for _ in range(board.dice_aside):
-            canvas.die(x, y, 30, 0, PLAIN)
-            x += 36
-        y += 40
+        notes.append(("dice", f"×{board.dice_aside}"))
+    if board.has_line():
+        notes.append(("line", f"LINE OF {LINE}! +100"))
     if board.stars_due:
-        canvas.pill(
-            box.x, y, f"Choose {board.stars_due} star{'s' if board.stars_due > 1 else ''}", 22, palette.ACTIVE
-        )
+        notes.append(("choose", f"Choose {board.stars_due} star{'s' if board.stars_due > 1 else ''}"))
     elif board.earned and view.phase is not Phase.PLACE and view.round > 1 and not board.buttons:
         earned = board.earned
-        canvas.text(
-            (box.x, y + 4), f"+{earned} star{'s' if earned > 1 else ''} last round", 20, fill=palette.GOOD
+        notes.append(("earned", f"+{earned} star{'s' if earned > 1 else ''} last round"))
+    return notes
+
+
+def _note_width(note: Note) -> int:
+    kind, text = note
+    if kind == "dice":
+        return (
+            round(width("Dice taken", font(TEXT_MIN, False)))
+            + 8
+            + LETTER_DIE
+            + 4
+            + round(width(text, font(TEXT)))
         )
+    if kind == "earned":
+        return round(width(text, font(TEXT_MIN)))
+    return Canvas.pill_width(text, TEXT_MIN)
+
+
+def _note_rows(notes: list[Note], room: int) -> list[list[Note]]:
+    """The notes laid out left to right in rows, wrapping at `room`."""
+    rows: list[list[Note]] = []
+    used = 0
+    for note in notes:
+        need = _note_width(note)
+        if not rows or (rows[-1] and used + 14 + need > room):
+            rows.append([])
+            used = 0
+        rows[-1].append(note)
+        used += need + (14 if used else 0)
+    return rows
+
+
+def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, notes: list[Note]) -> None:
+    """Stars and status, bonus colours, this round's buttons by colour, then the notes."""
+    cy = box.y + INFO_LINE // 2
+    canvas.paste_centred(shapes.star(32), box.x + 16, cy)
+    used = canvas.text((box.x + 38, cy), str(len(board.stars)), NAME + 4, anchor="lm")
+    canvas.text(
+        (box.x + 44 + round(used), cy + 2),
+        f"/ {TARGET} stars",
+        TEXT_MIN,
+        fill=palette.TEXT_DIM,
+        anchor="lm",
+        bold=False,
+    )
+    if view.phase is not Phase.OVER:
+        text, fill = _STATUS[board.status]
+        pill_w = canvas.pill_width(text, TEXT_MIN)
+        canvas.pill(box.right - pill_w, cy - 15, text, TEXT_MIN, fill)
+    cy += INFO_LINE
+    x = (
+        box.x
+        + round(canvas.text((box.x, cy), "Bonus", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"))
+        + 10
+    )
+    for colour in board.bonus:
+        x = canvas.pill(x, cy - 15, colour.label, TEXT_MIN, FILLS[colour]).right + 6
+    cy += INFO_LINE
+    canvas.text((box.x, cy), "Buttons this round", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm")
+    cy += INFO_LINE
+    counts = board.colour_counts()
+    half = box.w // 2
+    for index, colour in enumerate(Colour):
+        x = box.x + (index % 2) * half
+        line_cy = cy + (index // 2) * INFO_LINE
+        _count(canvas, x, line_cy, colour, counts[colour], colour in board.bonus)
+    y = cy + INFO_LINE + INFO_LINE // 2 + 4
+    for row in _note_rows(notes, box.w):
+        x = box.x
+        for note in row:
+            _note(canvas, x, y + NOTE_LINE // 2, note)
+            x += _note_width(note) + 14
+        y += NOTE_LINE
+
+
+def _count(canvas: Canvas, x: int, cy: int, colour: Colour, count: int, bonus: bool) -> None:
+    """A colour's swatch with its letter and this round's buttons on it, and the star they will earn."""
+    fill = FILLS[colour]
+    swatch = Box(x, cy - 16, 32, 32)
+    canvas.draw.rounded_rectangle(swatch.corners, radius=6, fill=fill)
+    canvas.text(swatch.center, colour.letter, TEXT_MIN, fill=palette.ink_on(fill), anchor="mm")
+    x += 38
+    x += round(canvas.text((x, cy), f"×{count}", TEXT, anchor="lm")) + 8
+    if count >= 3:
+        # Three of a colour earn a star at the end of the round (two for a bonus colour).
+        canvas.paste_centred(shapes.star(24), x + 12, cy)
+        canvas.text((x + 26, cy), f"+{2 if bonus else 1}", TEXT_MIN, fill=palette.STAR, anchor="lm")
+
+
+def _note(canvas: Canvas, x: int, cy: int, note: Note) -> None:
+    kind, text = note
+    if kind == "dice":
+        x += (
+            round(
+                canvas.text((x, cy), "Dice taken", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm")
+            )
+            + 8
+        )
+        canvas.die(x, cy - LETTER_DIE // 2, LETTER_DIE, 0, PLAIN)
+        canvas.text((x + LETTER_DIE + 4, cy), text, TEXT, anchor="lm")
+    elif kind == "earned":
+        canvas.text((x, cy), text, TEXT_MIN, fill=palette.GOOD, anchor="lm")
+    else:
+        fill = palette.STAR if kind == "line" else palette.ACTIVE
+        canvas.pill(x, cy - 15, text, TEXT_MIN, fill)

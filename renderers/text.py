@@ -128,6 +128,20 @@ def fit(text: str, face: Font, max_width: float) -> str:
     return best or ELLIPSIS
 
 
+def wrap(text: str, face: Font, room: float) -> list[str]:
+    """`text` on one line if it fits `room`, else split at a space into two (the second may need `fit`)."""
+    if width(text, face) <= room:
+        return [text]
+    words = text.split(" ")
+    first = ""
+    for index, word in enumerate(words):
+        candidate = f"{first} {word}".strip()
+        if first and width(candidate, face) > room:
+            return [first, " ".join(words[index:])]
+        first = candidate
+    return [first]
+
+
 def game_over_line(winners: Sequence[str], best: int) -> str:
     """'Game over: A wins with N points' or 'A, B tie with ...', names fitted to 420 px at size 38."""
     fitted = [fit(name, font(38), 420) for name in winners]

@@ -1,8 +1,13 @@
-"""The Diced Tomatoes board: every player's tokens and vines, score track, karma and the dice."""
+"""The Diced Tomatoes board, portrait for phones: the move, the dice on the table, one panel per player.
+
+Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
+when a phone shows the board 400 px wide (issue 12). Dice not rolled yet show their colour's
+letter (R, B, G) and are counted by colour rather than drawn one by one, so they stay large.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image
 
@@ -21,19 +26,30 @@ from engine.tomatoes.state import (
 from renderers import dice, palette, shapes
 from renderers.kit import Canvas
 from renderers.layout import Box, row_width
-from renderers.text import clean_name, fit, font, game_over_line
+from renderers.text import clean_name, fit, font, game_over_line, smallest_legible, width, wrap
 
-WIDTH = 1400
-PAD = 20
-HEADER_H = 96
-TABLE_H = 112
-ROW_GAP = 10
-LEGEND_H = 40
-NAME_W = 260
-TOKEN_W = 182
-KARMA_W = 96
+WIDTH = 720
+PAD = 12
+GAP = 10
+TEXT_MIN = smallest_legible(WIDTH)
+"""The smallest font size on the board (digits 15 px tall, 8.3 px at 400 px wide)."""
+TEXT = 24
+NAME = 28
+STATUS = 30
+LETTER_DIE = 40
+"""A blank die whose letter is TEXT_MIN tall (dice.letter_size)."""
+LINE_H = 40
+TABLE_H = 10 + LINE_H + 6 + 56 + 10
+TABLE_EMPTY_H = 10 + LINE_H + 10
+"""The strip with no dice to show: its label and the bushel only."""
+TOKEN_H = 104
+SLOT_H = 56
+PANEL_H = 12 + LINE_H + 8 + TOKEN_H + 8 + SLOT_H + 12
+KARMA_W = 150
+LEGEND_LINE = 46
 
 STYLES = {Colour.RED: dice.RED, Colour.BLACK: dice.BLACK, Colour.GOLD: dice.GOLD}
+EMPTY_SLOT = palette.mix(palette.PANEL_EDGE, palette.TEXT_DIM, 0.45)
 
 _PHASE_WORDS = {
     Phase.ROLL: "roll the dice",
@@ -43,73 +59,37 @@ _PHASE_WORDS = {
 }
 
 
-def _row_height(players: int) -> int:
-    return 164 if players <= 4 else 150
-
-
 def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def render(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Image.Image:
     """The table as `viewer` (None: a spectator) sees it, with the players' display names."""
+    return draw(view, viewer, names).image
+
+
+def draw(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Canvas:
+    """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     players = view.players
     shown = [clean_name(names[seat] if seat < len(names) else "", seat) for seat in range(len(players))]
-    row_h = _row_height(len(players))
-    height = PAD + HEADER_H + TABLE_H + ROW_GAP + len(players) * (row_h + ROW_GAP) + LEGEND_H + PAD
+    scores = _scores(view)
+    status = _status_lines(view, viewer, shown, scores)
+    header_h = 28 + len(status) * (STATUS + 10)
+    legend = _legend_entries(view)
+    legend_h = _legend_height(legend, WIDTH - 2 * PAD)
+    table_h = TABLE_H if view.rolled or _waiting(view) else TABLE_EMPTY_H
+    height = PAD + header_h + GAP + table_h + GAP + len(players) * (PANEL_H + GAP) + legend_h + PAD
     canvas = Canvas(WIDTH, height)
     area = canvas.box.inset(PAD)
-    header, rest = area.take_top(HEADER_H)
-    table, rest = rest.take_top(TABLE_H, ROW_GAP)
-    scores = _scores(view)
-    _header(canvas, header, view, viewer, shown, scores)
-    _table(canvas, table, view, shown)
+    header, rest = area.take_top(header_h, GAP)
+    table, rest = rest.take_top(table_h, GAP)
+    _header(canvas, header, view, status)
+    _table(canvas, table, view)
     for seat, player in enumerate(players):
-        row, rest = rest.take_top(row_h, ROW_GAP)
-        _player(canvas, row, view, seat, player, shown[seat], seat == viewer, scores)
-    _legend(canvas, rest, view)
-    return canvas.image
-
-
-def _legend(canvas: Canvas, box: Box, view: TomatoState) -> None:
-    """One line that explains the marks to someone new to the game."""
-    x = box.x + 4
-    cy = box.y + LEGEND_H // 2
-    size = 26
-    entries: list[tuple[Colour | str, str]] = [(Colour.RED, "red"), (Colour.BLACK, "black: -1")]
-    if view.options.golden_hybrid:
-        entries.append((Colour.GOLD, "gold: +1"))
-    entries += [("seed", "seed (first die)"), ("= 4", "vine's value")]
-    if view.options.dicey_rules:
-        entries.append(("star", "slot matched"))
-    if karma.bits_in_play(view):
-        entries.append(("bits", "karma bits: 3 make 1 karma"))
-    for mark, words in entries:
-        if isinstance(mark, Colour):
-            canvas.die(x, cy - size // 2, size, 0, STYLES[mark])
-            x += size + 6
-        elif mark == "seed":
-            canvas.draw.rounded_rectangle(
-                (x, cy - size // 2, x + size - 1, cy + size // 2 - 1), radius=7, outline=palette.LEAF, width=3
-            )
-            canvas.paste_centred(shapes.sprout(18), x + size // 2, cy)
-            x += size + 6
-        elif mark == "bits":
-            for bit in range(3):
-                icon = (
-                    shapes.dot(14, palette.HEART, palette.HEART_EDGE)
-                    if bit < 2
-                    else shapes.ring(14, palette.PANEL_EDGE)
-                )
-                canvas.paste(icon, x, cy - 7)
-                x += 18
-            x += 2
-        elif mark == "star":
-            canvas.paste_centred(shapes.star(size), x + size // 2, cy)
-            x += size + 6
-        else:
-            x += round(canvas.text((x, cy), mark, 22, fill=palette.ACTIVE, anchor="lm")) + 6
-        x += round(canvas.text((x, cy), words, 20, fill=palette.TEXT_DIM, bold=False, anchor="lm")) + 26
+        panel, rest = rest.take_top(PANEL_H, GAP)
+        _player(canvas, panel, view, seat, player, shown[seat], seat == viewer, scores[seat])
+    _legend(canvas, rest, legend)
+    return canvas
 
 
 def _scores(view: TomatoState) -> list[int]:
@@ -119,28 +99,37 @@ def _scores(view: TomatoState) -> list[int]:
     return [sum(scoring.breakdown(view, seat).values()) for seat in range(len(view.players))]
 
 
-def _header(
-    canvas: Canvas, box: Box, view: TomatoState, viewer: int | None, names: list[str], scores: list[int]
-) -> None:
-    canvas.text((box.x, box.y), "DICED TOMATOES", 22, fill=palette.TEXT_DIM)
-    y = box.y + 34
-    over = view.ended is not GameEnd.NONE
-    if over:
-        status = _result_line(view, names, scores)
-        colour = palette.ACTIVE
+# -- header ----------------------------------------------------------------------------------
+
+
+def _status_lines(view: TomatoState, viewer: int | None, names: list[str], scores: list[int]) -> list[str]:
+    """Whose turn and what they do (or the result), wrapped to at most two lines."""
+    if view.ended is not GameEnd.NONE:
+        text = _result_line(view, names, scores)
     else:
-        who = "Your" if view.active == viewer else _possessive(fit(names[view.active], font(38), 560))
-        status = f"{who} turn: {_PHASE_WORDS[view.phase]}"
-        colour = palette.TEXT
-        canvas.paste(shapes.arrow(36), box.x, y + 4)
-    x = box.x if over else box.x + 46
-    right = box.right
+        who = "Your" if view.active == viewer else _possessive(fit(names[view.active], font(STATUS), 400))
+        text = f"{who} turn: {_PHASE_WORDS[view.phase]}"
+    return wrap(text, font(STATUS), WIDTH - 2 * PAD - 44)
+
+
+def _header(canvas: Canvas, box: Box, view: TomatoState, status: list[str]) -> None:
+    canvas.text((box.x, box.y), "DICED TOMATOES", TEXT_MIN, fill=palette.TEXT_DIM)
+    over = view.ended is not GameEnd.NONE
     if view.final_round and not over:
-        pill_text = "FINAL ROUND"
-        pill_w = canvas.pill_width(pill_text, 26)
-        canvas.pill(right - pill_w, y + 2, pill_text, 26, palette.WARNING)
-        right -= pill_w + 16
-    canvas.text((x, y), status, 38, fill=colour, max_width=right - x)
+        label = "FINAL ROUND"
+        canvas.pill(
+            box.right - canvas.pill_width(label, TEXT_MIN), box.y - 4, label, TEXT_MIN, palette.WARNING
+        )
+    y = box.y + 30
+    x = box.x
+    if not over:
+        canvas.paste(shapes.arrow(32), box.x, y + 2)
+        x += 42
+    for line in status:
+        canvas.text(
+            (x, y), line, STATUS, fill=palette.ACTIVE if over else palette.TEXT, max_width=box.right - x
+        )
+        y += STATUS + 10
 
 
 def _result_line(view: TomatoState, names: list[str], scores: list[int]) -> str:
@@ -151,39 +140,87 @@ def _result_line(view: TomatoState, names: list[str], scores: list[int]) -> str:
     return game_over_line([names[seat] for seat, score in enumerate(scores) if score == best], best)
 
 
-def _table(canvas: Canvas, box: Box, view: TomatoState, names: list[str]) -> None:
-    """The shared strip: the dice on the table (rolled, not yet placed) and the bushel."""
+# -- the table: dice rolled or to roll, and the bushel ----------------------------------------
+
+
+def _counts(row: Sequence[Die]) -> list[tuple[Colour, int]]:
+    """How many dice of each colour `row` holds, in the order red, black, gold."""
+    return [(colour, n) for colour in Colour if (n := sum(1 for die in row if die.colour is colour))]
+
+
+def _chips_width(counts: Sequence[tuple[Colour, int]]) -> int:
+    """How wide `_chips` draws these counts."""
+    face = font(TEXT)
+    return sum(LETTER_DIE + 4 + round(width(f"×{n}", face)) + 12 for _, n in counts) - 12 if counts else 0
+
+
+def _chips(canvas: Canvas, x: int, cy: int, counts: Sequence[tuple[Colour, int]]) -> int:
+    """Blank dice with their colour's letter, each followed by its count; returns the x after them."""
+    for colour, count in counts:
+        canvas.die(x, cy - LETTER_DIE // 2, LETTER_DIE, 0, STYLES[colour])
+        x += LETTER_DIE + 4
+        x += round(canvas.text((x, cy), f"×{count}", TEXT, anchor="lm")) + 12
+    return x - 12
+
+
+def _waiting(view: TomatoState) -> bool:
+    """Whether the active player is about to roll (the strip shows the dice they will roll)."""
+    return view.phase is Phase.ROLL and view.ended is GameEnd.NONE
+
+
+def _table(canvas: Canvas, box: Box, view: TomatoState) -> None:
+    """The shared strip: the dice on the table (rolled, or waiting to be rolled) and the bushel."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
-    inner = box.inset(18, 12)
-    bushel_box, left = inner.take_right(470, 20)
-    # Roll area.
+    inner = box.inset(14, 10)
+    top, bottom = inner.take_top(LINE_H, 6)
+    cy = top.y + LINE_H // 2
+    colours = [Colour.RED, Colour.BLACK] + ([Colour.GOLD] if view.options.golden_hybrid else [])
+    bushel = [(colour, view.bushel.get(colour, 0)) for colour in colours]
+    chips_x = top.right - _chips_width(bushel)
+    _chips(canvas, chips_x, cy, bushel)
+    canvas.text((chips_x - 10, cy), "Bushel", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm")
+    waiting = _waiting(view)
     if view.rolled:
         label = "Rolled dice"
-    elif view.phase is Phase.ROLL and view.ended is GameEnd.NONE:
+    elif waiting:
         label = "To roll"
     else:
         label = "No dice on the table"
-    canvas.text((left.x, left.y), label, 22, fill=palette.TEXT_DIM)
-    y = left.y + 30
-    x = left.x
+    canvas.text((top.x, cy), label, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+    middle = bottom.y + 28
     if view.rolled:
-        x = _dice_row(canvas, x, y, 58, view.rolled, left.right, blank=False)
-    elif view.phase is Phase.ROLL and view.ended is GameEnd.NONE:
-        # Before the roll: the passed dice waiting (blank faces) and how many come from the bushel.
-        x = _dice_row(canvas, x, y, 58, view.players[view.active].hand, left.right - 240, blank=True)
+        _dice_row(canvas, bottom.x, middle, 56, view.rolled, bottom.right)
+    elif waiting:
+        # Before the roll: the dice passed on (by colour) and how many come from the bushel.
+        x = _chips(canvas, bottom.x, middle, _counts(view.players[view.active].hand))
         take = turn.dice_to_take(view)
-        text = f"{'+ ' if x > left.x else ''}{take} from the bushel"
-        canvas.text((x, y + 29), text, 28, fill=palette.TEXT_DIM, anchor="lm", max_width=left.right - x)
-    # Bushel: a die of each colour with its count.
-    canvas.text((bushel_box.x, bushel_box.y), "Bushel", 22, fill=palette.TEXT_DIM)
-    x = bushel_box.x
-    y = bushel_box.y + 30
-    colours = [Colour.RED, Colour.BLACK] + ([Colour.GOLD] if view.options.golden_hybrid else [])
-    for colour in colours:
-        canvas.die(x, y + 4, 50, 0, STYLES[colour])
-        count = view.bushel.get(colour, 0)
-        canvas.text((x + 58, y + 29), f"×{count}", 34, anchor="lm")
-        x += 158
+        text = f"{'+ ' if x > bottom.x else ''}{take} from the bushel"
+        start = x + 14 if x > bottom.x else x
+        canvas.text(
+            (start, middle), text, TEXT, fill=palette.TEXT_DIM, anchor="lm", max_width=bottom.right - start
+        )
+
+
+def _dice_row(canvas: Canvas, x: int, middle: int, size: int, row: Sequence[Die], right: int) -> int:
+    """Rolled dice left to right, smaller when many, "+N" for any that still do not fit."""
+    smallest = 36
+    gap = max(4, size // 6)
+    while size > smallest and x + row_width(len(row), size, gap) > right:
+        size -= 2
+        gap = max(4, size // 6)
+    fits = len(row)
+    if x + row_width(len(row), size, gap) > right:
+        # Room for the "+N" note after the dice that fit.
+        fits = max(0, (right - x - 60 + gap) // (size + gap))
+    for die in row[:fits]:
+        canvas.die(x, middle - size // 2, size, die.value, STYLES[die.colour])
+        x += size + gap
+    if fits < len(row):
+        x += round(canvas.text((x, middle), f"+{len(row) - fits}", TEXT, anchor="lm")) + gap
+    return x
+
+
+# -- a player's panel ------------------------------------------------------------------------
 
 
 def _player(
@@ -194,47 +231,26 @@ def _player(
     player: PlayerState,
     name: str,
     is_viewer: bool,
-    scores: list[int],
+    score: int,
 ) -> None:
     active = seat == view.active and view.ended is GameEnd.NONE
     if active:
         canvas.panel(box, fill=palette.ACTIVE_PANEL, edge=palette.ACTIVE, thickness=5)
     else:
         canvas.panel(box)
-    inner = box.inset(16, 12)
-    name_box, rest = inner.take_left(NAME_W - 16, 10)
-    _name_column(canvas, name_box, view, seat, player, name, is_viewer, active, scores[seat])
-    tokens_box, rest = rest.take_left(3 * TOKEN_W + 2 * 10, 16)
-    for index, token_box in enumerate(tokens_box.columns(3, 10)):
+    inner = box.inset(12)
+    top, rest = inner.take_top(LINE_H, 8)
+    _name_line(canvas, top, view, seat, player, name, is_viewer, active, score)
+    tokens, rest = rest.take_top(TOKEN_H, 8)
+    for index, token_box in enumerate(tokens.columns(3, 8)):
         _token(canvas, token_box, index, player.tokens[index])
-    karma_box, track_box = rest.take_right(KARMA_W, 12)
-    _track(canvas, track_box, view, player)
+    karma_box, track = rest.take_right(KARMA_W, 12)
+    _track(canvas, track, player)
     _karma(canvas, karma_box, view, player)
 
 
-def _name_column(
-    canvas: Canvas,
-    box: Box,
-    view: TomatoState,
-    seat: int,
-    player: PlayerState,
-    name: str,
-    is_viewer: bool,
-    active: bool,
-    score: int,
-) -> None:
-    x = box.x
-    if active:
-        canvas.paste(shapes.arrow(26), x, box.y + 4)
-        x += 32
-    canvas.text(
-        (x, box.y), name, 30, fill=palette.ACTIVE if active else palette.TEXT, max_width=box.right - x
-    )
-    y = box.y + 42
-    unit = "matched" if view.solo else ("pt" if abs(score) == 1 else "pts")
-    used = canvas.text((box.x, y), str(score), 44)
-    used += 8 + canvas.text((box.x + used + 8, y + 36), unit, 22, fill=palette.TEXT_DIM, anchor="ls")
-    # Tags in order of importance; one that does not fit the column is left out.
+def _tags(view: TomatoState, seat: int, is_viewer: bool) -> list[tuple[str, palette.RGB]]:
+    """The player's tags, most important first."""
     tags: list[tuple[str, palette.RGB]] = []
     if is_viewer:
         tags.append(("YOU", palette.GOOD))
@@ -245,56 +261,58 @@ def _name_column(
             tags.append(("1st", palette.PANEL_EDGE))
         elif seat == view.last_seat:
             tags.append(("last", palette.PANEL_EDGE))
-    tx = box.x + round(used) + 10
-    for text, fill in tags:
-        if tx + canvas.pill_width(text, 18) > box.right:
-            continue
-        tx = canvas.pill(tx, y + 12, text, 18, fill).right + 6
-    y = box.bottom - 34
-    if player.hand:
-        used = canvas.text((box.x, y + 16), "next roll", 20, fill=palette.TEXT_DIM, anchor="lm", bold=False)
-        _dice_row(canvas, box.x + round(used) + 8, y + 1, 30, player.hand, box.right, blank=True, smallest=22)
+    return tags
 
 
-def _dice_row(
+def _name_line(
     canvas: Canvas,
-    x: int,
-    y: int,
-    size: int,
-    row: Sequence[Die],
-    right: int,
-    *,
-    blank: bool,
-    smallest: int = 34,
-) -> int:
-    """Dice left to right from (x, y), smaller when many, "+N" for any that still do not fit.
-
-    Returns the x after the row. Blank faces show the colour letter (dice not rolled yet).
-    """
-    middle = y + size // 2
-    gap = max(4, size // 5)
-    while size > smallest and x + len(row) * (size + gap) - gap > right:
-        size -= 2
-        gap = max(4, size // 5)
-    fits = len(row)
-    if x + len(row) * (size + gap) - gap > right:
-        # Room for the "+N" note after the dice that fit.
-        fits = max(0, (right - x - 50 + gap) // (size + gap))
-    for die in row[:fits]:
-        canvas.die(x, middle - size // 2, size, 0 if blank else die.value, STYLES[die.colour])
-        x += size + gap
-    if fits < len(row):
-        x += round(canvas.text((x, middle), f"+{len(row) - fits}", 26, anchor="lm")) + gap
-    return x
+    box: Box,
+    view: TomatoState,
+    seat: int,
+    player: PlayerState,
+    name: str,
+    is_viewer: bool,
+    active: bool,
+    score: int,
+) -> None:
+    """Name and tags on the left; the dice passed for the next roll and the score on the right."""
+    cy = box.y + box.h // 2
+    unit = "matched" if view.solo else ("pt" if abs(score) == 1 else "pts")
+    unit_w = canvas.text((box.right, cy + 10), unit, TEXT_MIN, fill=palette.TEXT_DIM, anchor="rs", bold=False)
+    right = box.right - round(unit_w) - 6
+    right -= round(canvas.text((right, cy + 10), str(score), NAME + 4, anchor="rs")) + 14
+    hand = _counts(player.hand)
+    if hand:
+        start = right - _chips_width(hand)
+        _chips(canvas, start, cy, hand)
+        label_w = canvas.text(
+            (start - 8, cy), "next", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm"
+        )
+        right = start - 8 - round(label_w) - 14
+    x = box.x
+    if active:
+        canvas.paste(shapes.arrow(26), x, cy - 13)
+        x += 32
+    tags = _tags(view, seat, is_viewer)
+    pills_w = sum(canvas.pill_width(text, TEXT_MIN) + 6 for text, _ in tags)
+    while tags and right - x - pills_w < 120:
+        pills_w -= canvas.pill_width(tags.pop()[0], TEXT_MIN) + 6
+    colour = palette.ACTIVE if active else palette.TEXT
+    x += round(canvas.text((x, cy), name, NAME, fill=colour, anchor="lm", max_width=right - x - pills_w - 4))
+    x += 10
+    for text, fill in tags:
+        x = canvas.pill(x, cy - (TEXT_MIN + TEXT_MIN // 2) // 2, text, TEXT_MIN, fill).right + 6
 
 
 def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:
     """A tomato token: its number, the vine's dice (seed first, marked) and the vine's value."""
-    canvas.panel(box, fill=palette.PANEL_SUNK, edge=None, radius=12)
-    canvas.paste(shapes.tomato(30, ripe=not token.empty), box.x + 8, box.y + 6)
-    canvas.text((box.x + 44, box.y + 8), str(index + 1), 24, fill=palette.TEXT_DIM)
+    canvas.panel(box, fill=palette.PANEL_SUNK, edge=None, radius=10)
+    canvas.paste(shapes.tomato(28, ripe=not token.empty), box.x + 8, box.y + 6)
+    canvas.text((box.x + 42, box.y + 8), str(index + 1), TEXT, fill=palette.TEXT_DIM)
     if token.empty:
-        canvas.text(box.center, "empty", 24, fill=palette.TEXT_DIM, bold=False, anchor="mm")
+        canvas.text(
+            (box.center[0], box.y + 66), "empty", TEXT, fill=palette.TEXT_DIM, bold=False, anchor="mm"
+        )
         return
     value = token.value
     # Worth 0 or less (may be cleared) or over 6 (overripe, cleared at the end of the turn):
@@ -303,14 +321,14 @@ def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:
     canvas.text(
         (box.right - 10, box.y + 6),
         f"= {value}{'!' if spoiled else ''}",
-        30,
+        TEXT + 2,
         anchor="ra",
         fill=palette.WARNING if spoiled else palette.ACTIVE,
     )
-    size = 50
+    size = 52
     gap = 8
     x = box.x + (box.w - row_width(3, size, gap)) // 2
-    y = box.bottom - size - 12
+    y = box.bottom - size - 10
     for position, die in enumerate(token.dice):
         if position == 0:
             # The seed: a green frame and a sprout, so it reads without colour too.
@@ -327,49 +345,137 @@ def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:
         x += size + gap
 
 
-def _track(canvas: Canvas, box: Box, view: TomatoState, player: PlayerState) -> None:
+def _track(canvas: Canvas, box: Box, player: PlayerState) -> None:
     """The six score slots: the harvested seed, its points and a star for a matched slot."""
-    canvas.text((box.x, box.y), "Harvested", 20, fill=palette.TEXT_DIM, bold=False)
-    top = box.y + 28
     for number, slot_box in enumerate(box.columns(SLOTS_PER_TRACK, 6), 1):
-        cell = Box(slot_box.x, top, slot_box.w, box.bottom - top)
         slot = player.slots[number - 1] if number <= len(player.slots) else None
-        _slot(canvas, cell, number, slot)
+        _slot(canvas, slot_box, number, slot)
 
 
 def _slot(canvas: Canvas, box: Box, number: int, slot: ScoreSlot | None) -> None:
-    cx = box.x + box.w // 2
+    cy = box.y + box.h // 2
     if slot is None:
         canvas.draw.rounded_rectangle(box.corners, radius=10, outline=palette.PANEL_EDGE, width=2)
-        canvas.text((cx, box.y + box.h // 2), str(number), 30, fill=palette.PANEL_EDGE, anchor="mm")
+        canvas.text((box.center[0], cy), str(number), TEXT, fill=EMPTY_SLOT, anchor="mm")
         return
     canvas.draw.rounded_rectangle(box.corners, radius=10, fill=palette.PANEL_SUNK)
-    size = min(box.w - 8, 44)
-    canvas.die(cx - size // 2, box.y + 4, size, slot.die.value, STYLES[slot.die.colour])
+    size = 38
+    canvas.die(box.x + 5, cy - size // 2, size, slot.die.value, STYLES[slot.die.colour])
     total = slot.total
-    ty = box.bottom - 18
     colour = palette.STAR if slot.star else palette.TEXT if total > 0 else palette.WARNING
-    canvas.text((cx, ty), str(total), 28, fill=colour, anchor="mm")
+    number_x = box.x + 5 + size + (box.w - 5 - size) // 2
+    canvas.text((number_x, cy + 2), str(total), TEXT + 2, fill=colour, anchor="mm")
     if slot.star:
         # A matched slot: a star on the slot's corner as well as the gold number.
-        canvas.paste_centred(shapes.star(26), box.right - 6, box.y + 4)
+        canvas.paste_centred(shapes.star(24), box.right - 6, box.y + 3)
 
 
 def _karma(canvas: Canvas, box: Box, view: TomatoState, player: PlayerState) -> None:
     """The karma heart with its value, and the karma bits as three dots."""
-    canvas.text((box.x + box.w // 2, box.y), "Karma", 20, fill=palette.TEXT_DIM, bold=False, anchor="ma")
-    cx = box.x + box.w // 2
-    cy = box.y + 66
-    canvas.paste_centred(shapes.heart(74), cx, cy)
-    canvas.text((cx, cy - 2), str(player.karma), 32, anchor="mm")
+    cy = box.y + box.h // 2
+    heart = 58
+    cx = box.x + heart // 2
+    canvas.paste_centred(shapes.heart(heart), cx, cy)
+    canvas.text((cx, cy - 2), str(player.karma), TEXT, anchor="mm")
     if karma.bits_in_play(view):
         size = 18
-        x = cx - row_width(3, size, 6) // 2
+        x = box.x + heart + 10
         for bit in range(3):
             icon = (
                 shapes.dot(size, palette.HEART, palette.HEART_EDGE)
                 if bit < player.karma_bits
                 else shapes.ring(size, palette.PANEL_EDGE)
             )
-            canvas.paste(icon, x, box.bottom - size)
+            canvas.paste(icon, x, cy - size // 2)
             x += size + 6
+
+
+# -- legend ----------------------------------------------------------------------------------
+
+Mark = Callable[[Canvas, int, int], None]
+"""Draws a legend mark with its left edge at x, centred on y."""
+
+
+def _die_mark(colour: Colour) -> tuple[int, Mark]:
+    return LETTER_DIE, lambda c, x, cy: c.die(x, cy - LETTER_DIE // 2, LETTER_DIE, 0, STYLES[colour])
+
+
+def _seed_mark(canvas: Canvas, x: int, cy: int) -> None:
+    canvas.draw.rounded_rectangle((x, cy - 17, x + 33, cy + 16), radius=8, outline=palette.LEAF, width=3)
+    canvas.paste_centred(shapes.sprout(22), x + 17, cy)
+
+
+def _star_mark(canvas: Canvas, x: int, cy: int) -> None:
+    canvas.paste_centred(shapes.star(30), x + 15, cy)
+
+
+def _heart_mark(canvas: Canvas, x: int, cy: int) -> None:
+    canvas.paste_centred(shapes.heart(34), x + 17, cy)
+
+
+def _bits_mark(canvas: Canvas, x: int, cy: int) -> None:
+    for bit in range(3):
+        icon = (
+            shapes.dot(16, palette.HEART, palette.HEART_EDGE)
+            if bit < 2
+            else shapes.ring(16, palette.PANEL_EDGE)
+        )
+        canvas.paste(icon, x + bit * 20, cy - 8)
+
+
+def _slot_mark(canvas: Canvas, x: int, cy: int) -> None:
+    canvas.draw.rounded_rectangle(
+        (x, cy - 18, x + 35, cy + 17), radius=8, outline=palette.PANEL_EDGE, width=2
+    )
+    canvas.text((x + 18, cy), "6", TEXT_MIN, fill=EMPTY_SLOT, anchor="mm")
+
+
+def _value_mark(canvas: Canvas, x: int, cy: int) -> None:
+    canvas.text((x, cy), "= 4", TEXT, fill=palette.ACTIVE, anchor="lm")
+
+
+def _legend_entries(view: TomatoState) -> list[tuple[int, Mark, str]]:
+    """(mark width, mark, words) for each mark the board uses."""
+    entries = [(*_die_mark(Colour.RED), "red"), (*_die_mark(Colour.BLACK), "black: -1")]
+    if view.options.golden_hybrid:
+        entries.append((*_die_mark(Colour.GOLD), "gold: +1"))
+    entries += [
+        (34, _seed_mark, "seed (first die)"),
+        (round(width("= 4", font(TEXT))), _value_mark, "vine's value"),
+        (36, _slot_mark, "score slots 1-6: seed, points"),
+        (34, _heart_mark, "karma"),
+    ]
+    if view.options.dicey_rules:
+        entries.append((30, _star_mark, "slot matched"))
+    if karma.bits_in_play(view):
+        entries.append((56, _bits_mark, "karma bits: 3 make 1 karma"))
+    return entries
+
+
+def _legend_places(entries: list[tuple[int, Mark, str]], room: int) -> list[tuple[int, int]]:
+    """Where each entry starts (x from the left edge, line number), wrapping at `room`."""
+    face = font(TEXT_MIN, False)
+    places = []
+    x = line = 0
+    for mark_w, _, words in entries:
+        entry_w = mark_w + 8 + round(width(words, face))
+        if x and x + entry_w > room:
+            x, line = 0, line + 1
+        places.append((x, line))
+        x += entry_w + 22
+    return places
+
+
+def _legend_height(entries: list[tuple[int, Mark, str]], room: int) -> int:
+    lines = 1 + max(line for _, line in _legend_places(entries, room))
+    return lines * LEGEND_LINE
+
+
+def _legend(canvas: Canvas, box: Box, entries: list[tuple[int, Mark, str]]) -> None:
+    """The marks explained, for someone new to the game."""
+    for (mark_w, mark, words), (x, line) in zip(entries, _legend_places(entries, box.w), strict=True):
+        cy = box.y + line * LEGEND_LINE + LEGEND_LINE // 2
+        mark(canvas, box.x + x, cy)
+        canvas.text(
+            (box.x + x + mark_w + 8, cy), words, TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
+        )

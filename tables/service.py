@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
-from engine.core import UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
+from engine.core import DEFAULT_LEVEL, UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
 from tables.errors import (
@@ -93,7 +93,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         bot_delay: float = 1.5,
         poll_interval: float = 30.0,
-        replacement_bot: str = "greedy",
+        replacement_bot: str = DEFAULT_LEVEL,
         bot_retries: int = 5,
         clock_loop: bool = True,
         idle_wait: IdleWait = plain_wait,
@@ -257,17 +257,18 @@ class TableService:
                 return table
             return await self._replace_seat(table, seat)
 
-    async def add_bot(self, table_id: int, by_user: int, policy: str = "greedy") -> Table:
-        """Seat a bot in a lobby (host only)."""
+    async def add_bot(self, table_id: int, by_user: int, policy: str = DEFAULT_LEVEL) -> Table:
+        """Seat a bot playing at one of the game's levels (or any of its policies) in a lobby (host only)."""
         async with self._lock(table_id):
             table = await self._lobby(table_id)
             _require_host(table, by_user)
-            if policy not in table.rules.bots():
+            if policy not in table.rules.levels() and policy not in table.rules.bots():
                 raise UnknownBot()
             if len(table.seats) >= table.rules.max_players:
                 raise LobbyFull()
-            same = sum(1 for s in table.seats if s.bot == policy)
-            name = f"{policy.capitalize()} bot" + (f" {same + 1}" if same else "")
+            # The level is shown next to the name (cogs), so the name only tells bots apart.
+            taken = {s.name for s in table.seats}
+            name = next(n for k in range(1, 99) if (n := "Bot" if k == 1 else f"Bot {k}") not in taken)
             seat = SeatInfo(user_id=None, bot=policy, name=name)
             return await self._save(table, replace(table, seats=(*table.seats, seat)))
 
@@ -327,7 +328,13 @@ class TableService:
                 raise BadTableOptions(str(exc)) from exc
             playing = replace(table, status=TableStatus.PLAYING, seed=seed)
             update = await self._commit(
-                table, playing, None, Transition(state, ()), UpdateKind.START, None, source=""
+                table,
+                playing,
+                None,
+                Transition(state, rules.opening(state)),
+                UpdateKind.START,
+                None,
+                source="",
             )
             self._after(update)
             return update
@@ -725,7 +732,7 @@ class TableService:
                     if prompt is None:
                         self._bot_tasks.pop(table_id, None)
                         return
-                    policy = table.seats[prompt.seat].bot or "greedy"
+                    policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
                     action = table.rules.bot_action(table.state, prompt, policy)
                     transition = table.rules.apply(table.state, prompt.seat, action)
                     update = await self._commit(

@@ -24,7 +24,8 @@ RULES_TEXT = "\n".join(
         " next to it (up, down, left, right; diagonals and stars are fine).",
         " • No free cell: you **bust**, lose this round's buttons and leave the round.",
         " • Everyone else still in the round **may** place a button at white × **gold** die.",
-        "Each player leaving the round takes a plain black die out of the pool (two with 2 players).",
+        "Each player leaving the round takes **one** plain black die out of the pool, with 2 players"
+        " too (a table option makes it two with 2 players).",
         "",
         "**End of the round** (everyone has left it): **+1 star** for opting out, **+1** per colour"
         " with 3+ buttons, **+1 more** if that colour is one of your bonus colours. You choose which"

@@ -44,7 +44,8 @@ RULES_TEXT = "\n".join(
         "",
         "**Karma** (start 3, max 6; up to 12 during your own turn): earn it by completing an"
         " opponent's vine (Karma Overload: as much as its value) and from karma bits (1 per die"
-        " you place on an opponent's vine or pass; 3 bits = 1 karma). Spend it in your turn:",
+        " you place on an opponent's vine or pass; 3 bits = 1 karma). Spend it at any time in your"
+        " turn, before you roll too (then on vines only):",
         " 1 re-roll a die · 2 shift a die by 1 · 3 clean any vine · 4 turn a 1 into a 6 or a 6"
         " into a 1 · 5 flip a seed to its opposite face · 6 set a die to any value.",
         "",
@@ -169,13 +170,17 @@ class TomatoesUI(GameUI):
         karma = view.players[prompt.seat].karma
         if prompt.kind == "roll":
             held = context.get("held", 0)
-            extra = f" plus the {held} passed to you" if held else ""
+            source = "kept from your last turn" if len(view.players) == 1 else "passed to you"
+            extra = f" plus the {held} {source}" if held else ""
             left = ", ".join(
                 f"{context.get(f'bushel_{c}', 0)} {c}"
                 for c in ("red", "black", "gold")
                 if context.get(f"bushel_{c}", 0)
             )
-            return f"{who}: take {context.get('take', 0)} dice{extra} and roll. Bushel: {left or 'empty'}."
+            karma_first = any(a.kind != "roll" for a in prompt.options)
+            spend = f" You may spend karma on a vine first (karma {karma})." if karma_first else ""
+            bushel = f"Bushel: {left or 'empty'}."
+            return f"{who}: take {context.get('take', 0)} dice{extra} and roll. {bushel}{spend}"
         if prompt.kind == "place":
             if context.get("must_place"):
                 return f"{who}: place your dice: pick a die, then where it goes (karma {karma})."

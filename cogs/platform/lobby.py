@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
@@ -11,9 +12,9 @@ from cogs.games import get_ui
 from cogs.games.base import Tone
 from cogs.platform import text
 from cogs.platform.ids import LobbyOp, LobbyRef
-from cogs.platform.layout import ButtonSpec, Row
+from cogs.platform.layout import ButtonSpec, OptionItem, Row, SelectSpec
 from cogs.platform.views import build_view
-from engine.core import Scalar
+from engine.core import DEFAULT_LEVEL, Scalar
 from tables.errors import TableError
 from tables.models import Table, TableStatus
 
@@ -26,19 +27,20 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 
 
 def lobby_rows(table: Table) -> list[Row]:
-    """The lobby's buttons."""
+    """The lobby's buttons, and Add bot: a select of the game's bot levels."""
 
     def spec(op: LobbyOp, label: str, tone: Tone, emoji: str) -> ButtonSpec:
         return ButtonSpec(LobbyRef(table.id, op).custom_id(), label, tone, emoji)
 
+    levels = tuple(OptionItem(f"{level.capitalize()} bot", level, "🤖") for level in table.rules.levels())
     return [
         (
             spec(LobbyOp.JOIN, "Join", Tone.MAIN, "🪑"),
             spec(LobbyOp.LEAVE, "Leave", Tone.NORMAL, "🚪"),
-            spec(LobbyOp.BOT, "Add bot", Tone.NORMAL, "🤖"),
             spec(LobbyOp.START, "Start", Tone.GOOD, "▶️"),
             spec(LobbyOp.CANCEL, "Cancel", Tone.RISKY, "✖️"),
-        )
+        ),
+        SelectSpec(LobbyRef(table.id, LobbyOp.BOT).custom_id(), "🤖 Add bot: pick its level", levels),
     ]
 
 
@@ -93,8 +95,10 @@ async def open_lobby(interaction: discord.Interaction[Any], game_id: str, option
     )
 
 
-async def lobby_click(interaction: discord.Interaction[Any], ref: LobbyRef) -> None:
-    """Carry out a lobby button (the interaction is already deferred)."""
+async def lobby_click(
+    interaction: discord.Interaction[Any], ref: LobbyRef, values: Sequence[str] = ()
+) -> None:
+    """Carry out a lobby button or the Add bot select (the interaction is already deferred)."""
     client = interaction.client
     service = client.tables
     user = interaction.user
@@ -105,7 +109,8 @@ async def lobby_click(interaction: discord.Interaction[Any], ref: LobbyRef) -> N
     elif op is LobbyOp.LEAVE:
         table = await service.leave(ref.table, user.id)
     elif op is LobbyOp.BOT:
-        table = await service.add_bot(ref.table, user.id)
+        # An Add bot button of an older lobby message sends no level: the default one.
+        table = await service.add_bot(ref.table, user.id, values[0] if values else DEFAULT_LEVEL)
     elif op is LobbyOp.CANCEL:
         table = await service.cancel(ref.table, user.id, manager)
     else:

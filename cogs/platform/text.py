@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from cogs.games.base import GameUI
-from engine.core import Outcome
+from engine.core import Outcome, level_name
 from tables.models import SeatInfo, Table, TableStatus
 
 MAX_CONTENT = 2000
@@ -18,11 +18,12 @@ LOG_LINES = 10
 def seat_name(seat: SeatInfo) -> str:
     """A seat's display name, marking bots (and seats a bot plays for an absent player)."""
     name = discord_escape(seat.name)
+    if seat.bot is None:
+        return name
+    level = level_name(seat.bot)
     if seat.replaced:
-        return f"{name} (bot standing in)"
-    if seat.bot is not None and "bot" not in seat.name.lower():
-        return f"{name} (bot)"
-    return name
+        return f"{name} (bot standing in, {level})"
+    return f"{name} ({level})" if "bot" in seat.name.lower() else f"{name} (bot, {level})"
 
 
 MARKDOWN_MARKS = ("\\", "*", "_", "~", "`", "|", ">", "<", "#", "[", "]", ":")

@@ -1,4 +1,9 @@
-"""Bot policies for Buttons: the greedy bot weighs the chance of busting on the actual board."""
+"""Bot policies for Buttons at three levels: each weighs the chance of busting on the actual board.
+
+`normal` looks one roll ahead and knows the race to 12 stars; `easy` is the same judgement
+with no eye on the race and random slips; `hard` looks two of its own rolls ahead
+(expectimax over the dice).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,8 @@ from types import MappingProxyType
 
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of
 from engine.buttons.faces import FACES, SIZE, Colour
-from engine.buttons.state import ALL_CELLS, LINE, ButtonsState, Cell, PlayerBoard
-from engine.core import Action, Prompt
+from engine.buttons.state import ALL_CELLS, LINE, TARGET, ButtonsState, Cell, PlayerBoard, Status
+from engine.core import Action, MistakeBot, Prompt
 from engine.rng import Rng
 
 _COLOURS = tuple(Colour)
@@ -66,13 +71,55 @@ class Weights:
     """Value of a button that completes a line of 5 if it becomes a star (a won game)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Race:
+    """Where one player stands in the race to TARGET stars, as their seat sees it mid-round."""
+
+    score: int
+    """The player's score before this round's stars."""
+    to_beat: int
+    """The best final score an opponent is already sure of (stars kept by those out of the round)."""
+    ends: bool
+    """Whether the game surely ends at the end of this round (an opponent is sure of TARGET)."""
+
+    @classmethod
+    def of(cls, view: ButtonsState, seat: int) -> Race:
+        """The race as `seat` sees it on `view`."""
+        sure = [
+            board.score + (_round_total(board) if board.status is Status.OPTED_OUT else 0)
+            for other, board in enumerate(view.boards)
+            if other != seat
+        ]
+        best = max(sure, default=0)
+        return cls(view.boards[seat].score, best, best >= TARGET)
+
+    def stop_bonus(self, earned: int, win: float) -> float:
+        """What stopping with `earned` stars adds for the race: a likely win, or a certain loss."""
+        after = self.score + earned
+        if not (self.ends or after >= TARGET):
+            return 0.0
+        if after < self.to_beat:
+            return -win  # the game ends this round behind a score already sure: a certain loss
+        return win if after > self.to_beat else 0.0
+
+
+def _round_total(board: PlayerBoard) -> int:
+    """Stars a board's buttons earn at the end of the round if its owner is out with them now."""
+    counts = board.colour_counts()
+    sets = [c for c, n in counts.items() if n >= _SET]
+    return (1 if board.buttons else 0) + len(sets) + sum(1 for c in sets if c in board.bonus)
+
+
 class Evaluator:
     """Values one player's round from their board: stars if they stop now, odds if they roll."""
 
-    def __init__(self, board: PlayerBoard, dice: int, weights: Weights) -> None:
+    def __init__(self, board: PlayerBoard, dice: int, weights: Weights, race: Race | None = None) -> None:
         self.dice = min(dice, SIZE)
         """Black dice the next roll will use (gold included)."""
         self.w = weights
+        self.race = race
+        """The race to TARGET, when the bot minds it."""
+        self._memo: dict[tuple[frozenset[Cell], int], float] = {}
         self.stars = set(board.stars)
         self.weight = [2 if c in board.bonus else 1 for c in _COLOURS]
         """Stars a set of each colour earns (index as in Colour)."""
@@ -95,13 +142,20 @@ class Evaluator:
         if not buttons:
             return 0.0
         counts = self.counts(buttons)
-        stars = 1.0 + sum(self.weight[c] for c, n in enumerate(counts) if n >= _SET)
+        earned = 1 + sum(self.weight[c] for c, n in enumerate(counts) if n >= _SET)
+        stars = float(earned)
         if any(self.potential[cell] == LINE - 1 for cell in buttons):
             stars += self.w.win
+        elif self.race is not None:
+            stars += self.race.stop_bonus(earned, self.w.win)
         return stars
 
     def cell_value(self, buttons: list[Cell], banked: float, counts: list[int], cell: Cell) -> float:
         """What the round is worth after a button goes on `cell` (buttons already counted)."""
+        if self.race is not None:
+            # The race makes a round's worth depend on its total: judge the whole new board.
+            after = [*buttons, cell]
+            return self.banked(after) + self.progress(self.counts(after)) + self.line_value(cell)
         colour = self.colour[cell]
         n = counts[colour] + 1
         value = banked if buttons else 1.0
@@ -120,13 +174,23 @@ class Evaluator:
             blocked.update(((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
         return [cell for cell in ALL_CELLS if cell not in blocked]
 
-    def roll_value(self, buttons: list[Cell]) -> float:
-        """Expected value of rolling once and placing on the best cell the dice allow (0 on a bust)."""
+    def roll_value(self, buttons: list[Cell], depth: int = 1) -> float:
+        """Expected value of rolling and placing on the best cell the dice allow (0 on a bust).
+
+        With `depth` above 1 the player may roll again after placing, up to `depth` rolls
+        in all (expectimax over its own dice; other players' turns are not modelled).
+        """
         counts = self.counts(buttons)
         banked = self.banked(buttons) + self.progress(counts)
         by_row: list[list[float]] = [[] for _ in range(SIZE + 1)]
         for cell in self.free_cells(buttons):
-            by_row[cell[0]].append(self.cell_value(buttons, banked, counts, cell))
+            if depth > 1:
+                after = [*buttons, cell]
+                later = self._deeper(after, depth - 1) + self.line_value(cell)
+                value = max(self.cell_value(buttons, banked, counts, cell), later)
+            else:
+                value = self.cell_value(buttons, banked, counts, cell)
+            by_row[cell[0]].append(value)
         miss = _MISS[self.dice]
         total = 0.0
         for values in by_row:
@@ -135,6 +199,14 @@ class Evaluator:
             for j, value in enumerate(values):
                 total += (miss[j] - miss[j + 1]) * value
         return total / SIZE
+
+    def _deeper(self, buttons: list[Cell], depth: int) -> float:
+        """`roll_value` at `depth`, remembered per set of buttons (orders of placing meet again)."""
+        key = (frozenset(buttons), depth)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self.roll_value(buttons, depth)
+        return found
 
     def line_value(self, cell: Cell) -> float:
         """What a button's place is worth for a future line (a finished line counts in `banked`)."""
@@ -146,32 +218,72 @@ class Evaluator:
         return max(self.banked(buttons), self.roll_value(buttons))
 
 
-class GreedyBot:
-    """Rolls while the expected gain beats the risk of busting; aims for colour sets and lines."""
+class NormalBot:
+    """Rolls while the expected gain beats the risk of busting; aims for colour sets and lines.
 
-    def __init__(self, weights: Weights | None = None) -> None:
+    Looks `depth` of its own rolls ahead; with `race` it minds the end at TARGET stars: it
+    stops when that wins, and never opts out into a certain loss.
+    """
+
+    def __init__(self, weights: Weights | None = None, depth: int = 1, race: bool = True) -> None:
         self.weights = weights or Weights()
+        self.depth = depth
+        self.race = race
 
     def choose(self, view: ButtonsState, prompt: Prompt, rng: Rng) -> Action:
         """Pick an option for `prompt` from what the seat sees."""
         board = view.boards[prompt.seat]
         if prompt.kind == "star":
             return max(prompt.options, key=lambda a: _star_key(board, cell_of(a)))
-        evaluator = Evaluator(board, 1 + view.pool, self.weights)
+        race = Race.of(view, prompt.seat) if self.race else None
+        evaluator = Evaluator(board, 1 + view.pool, self.weights, race)
+        depth = self.depth
         if prompt.kind == "turn":
             if STOP not in prompt.options:
                 return ROLL
-            return STOP if evaluator.banked(board.buttons) >= evaluator.roll_value(board.buttons) else ROLL
+            stop = evaluator.banked(board.buttons)
+            return STOP if stop >= evaluator.roll_value(board.buttons, depth) else ROLL
         # "place" and "gold": the cell that leaves the round worth the most.
         scored = [
-            (evaluator.worth([*board.buttons, cell_of(a)]) + evaluator.line_value(cell_of(a)), cell_of(a), a)
+            (
+                self._worth(evaluator, [*board.buttons, cell_of(a)]) + evaluator.line_value(cell_of(a)),
+                cell_of(a),
+                a,
+            )
             for a in prompt.options
             if a != DECLINE
         ]
         worth, _, best = max(scored)
-        if DECLINE in prompt.options and worth < evaluator.worth(board.buttons):
+        if DECLINE in prompt.options and worth < self._worth(evaluator, board.buttons):
             return DECLINE
         return best
+
+    def _worth(self, evaluator: Evaluator, buttons: list[Cell]) -> float:
+        """The round's value with these buttons: the better of stopping and rolling on."""
+        if not buttons:
+            return evaluator.roll_value(buttons, self.depth)
+        return max(evaluator.banked(buttons), evaluator.roll_value(buttons, self.depth))
+
+
+GreedyBot = NormalBot
+"""The name of the `normal` policy before levels existed."""
+
+EASY_MISTAKES = 0.4
+"""Share of an easy bot's decisions taken at random."""
+
+
+def easy_bot() -> MistakeBot[ButtonsState]:
+    """The `easy` level: one roll ahead, blind to the race, and a random slip now and then."""
+    return MistakeBot(NormalBot(race=False), EASY_MISTAKES)
+
+
+def hard_bot() -> NormalBot:
+    """The `hard` level: two of its own rolls ahead, minding the race."""
+    return NormalBot(depth=HARD_DEPTH)
+
+
+HARD_DEPTH = 2
+"""Rolls the hard bot looks ahead (3 was no stronger in 2-player tests and ten times slower)."""
 
 
 def _star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:

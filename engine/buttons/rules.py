@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of, place, star
-from engine.buttons.bots import GreedyBot
+from engine.buttons.bots import NormalBot, easy_bot, hard_bot
 from engine.buttons.describe import describe_event
 from engine.buttons.faces import FACES, Colour
 from engine.buttons.state import (
@@ -19,7 +19,19 @@ from engine.buttons.state import (
     Roll,
     Status,
 )
-from engine.core import Action, ArgValue, Bot, Event, Outcome, Prompt, RandomBot, Rules, Scalar, rank
+from engine.core import (
+    Action,
+    ArgValue,
+    Bot,
+    Event,
+    OptionSpec,
+    Outcome,
+    Prompt,
+    RandomBot,
+    Rules,
+    Scalar,
+    rank,
+)
 from engine.rng import Rng
 
 
@@ -41,6 +53,14 @@ class ButtonsRules(Rules[ButtonsState]):
     min_players = 2
     max_players = 4
     state_type = ButtonsState
+    option_specs = (
+        OptionSpec(
+            "two_dice_2p",
+            "Two dice per exit (2 players)",
+            False,
+            help="With 2 players, opting out or busting takes two plain black dice instead of one.",
+        ),
+    )
 
     # -- setup -------------------------------------------------------------
 
@@ -61,7 +81,18 @@ class ButtonsRules(Rules[ButtonsState]):
             for seat in range(seats)
         ]
         starter = _red_holder(boards)
-        return ButtonsState(rng=rng, boards=boards, removed=removed, starter=starter, active=starter)
+        return ButtonsState(
+            rng=rng,
+            boards=boards,
+            removed=removed,
+            starter=starter,
+            active=starter,
+            two_dice_2p=bool(options.get("two_dice_2p", False)),
+        )
+
+    def opening(self, state: ButtonsState) -> tuple[Event, ...]:
+        """Round 1 is announced like every later round: starter and bonus colours."""
+        return (_round_event(state),)
 
     # -- prompts -----------------------------------------------------------
 
@@ -149,7 +180,7 @@ class ButtonsRules(Rules[ButtonsState]):
     def _roll(self, state: ButtonsState, events: list[Event]) -> None:
         rng = state.rng
         white, gold = rng.die(), rng.die()
-        roll = Roll(white=white, gold=gold, plain=[rng.die() for _ in range(state.pool)])
+        roll = Roll(white=white, gold=gold, plain=[rng.die() for _ in range(state.pool)], seat=state.active)
         state.roll = roll
         state.phase = Phase.PLACE
         active = state.active
@@ -168,6 +199,7 @@ class ButtonsRules(Rules[ButtonsState]):
             lost = len(board.buttons)
             board.buttons.clear()
             board.status = Status.BUSTED
+            roll.bust = True
             taken = self._take_dice(state, board)
             events.append(Event("bust", {"seat": active, "lost": lost, "dice": taken}))
         if not state.waiting:
@@ -235,16 +267,7 @@ class ButtonsRules(Rules[ButtonsState]):
         state.roll = None
         state.starter = state.active = _red_holder(state.boards)
         state.phase = Phase.TURN
-        events.append(
-            Event(
-                "round",
-                {
-                    "round": state.round,
-                    "starter": state.starter,
-                    "bonus": [[c.value for c in b.bonus] for b in state.boards],
-                },
-            )
-        )
+        events.append(_round_event(state))
 
     # -- results -----------------------------------------------------------
 
@@ -262,7 +285,7 @@ class ButtonsRules(Rules[ButtonsState]):
         return describe_event(event, names)
 
     def bots(self) -> Mapping[str, Bot[ButtonsState]]:
-        return {"random": RandomBot(), "greedy": GreedyBot()}
+        return BOTS
 
     def clone(self, state: ButtonsState) -> ButtonsState:
         return clone_state(state)
@@ -294,9 +317,33 @@ def clone_state(state: ButtonsState) -> ButtonsState:
         active=state.active,
         starter=state.starter,
         pool=state.pool,
-        roll=None if roll is None else Roll(white=roll.white, gold=roll.gold, plain=list(roll.plain)),
+        roll=None
+        if roll is None
+        else Roll(white=roll.white, gold=roll.gold, plain=list(roll.plain), seat=roll.seat, bust=roll.bust),
         waiting=list(state.waiting),
         removed=state.removed,
+        two_dice_2p=state.two_dice_2p,
+    )
+
+
+BOTS: Mapping[str, Bot[ButtonsState]] = {
+    "random": RandomBot(),
+    "easy": easy_bot(),
+    "normal": NormalBot(),
+    "hard": hard_bot(),
+}
+"""The bot policies by name: "random" and the three levels."""
+
+
+def _round_event(state: ButtonsState) -> Event:
+    """The start of a round: its number, the starter and everyone's bonus colours."""
+    return Event(
+        "round",
+        {
+            "round": state.round,
+            "starter": state.starter,
+            "bonus": [[c.value for c in b.bonus] for b in state.boards],
+        },
     )
 
 

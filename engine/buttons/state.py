@@ -144,6 +144,10 @@ class Roll:
     white: int
     gold: int
     plain: list[int] = field(default_factory=list)
+    seat: int = 0
+    """Who rolled."""
+    bust: bool = False
+    """Whether the roller busted on it."""
 
     def columns(self) -> list[int]:
         """Every black die rolled, gold first."""
@@ -170,6 +174,8 @@ class ButtonsState(GameState):
     """During a roll: the seats that still have to place or decline, sorted."""
     removed: Colour | None = None
     """With 3 players, the bonus card set aside for the whole game."""
+    two_dice_2p: bool = False
+    """Table option: with 2 players, leaving the round takes two plain dice instead of one."""
 
     @property
     def seats(self) -> int:
@@ -177,8 +183,8 @@ class ButtonsState(GameState):
         return len(self.boards)
 
     def dice_per_exit(self) -> int:
-        """Plain dice a player takes when leaving the round: two with 2 players, else one."""
-        return 2 if self.seats == 2 else 1
+        """Plain dice a player takes when leaving the round: one (the seed), two with 2 players by option."""
+        return 2 if self.two_dice_2p and self.seats == 2 else 1
 
     def candidate_cells(self, seat: int) -> list[Cell]:
         """Cells the open roll lets `seat` place on now (empty once that seat has answered)."""

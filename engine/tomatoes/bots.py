@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import cast
 
-from engine.core import Action, Prompt
+from engine.core import Action, MistakeBot, Prompt
 from engine.rng import Rng
 from engine.tomatoes.karma import KARMA_ACTIONS, completion_karma
 from engine.tomatoes.placement import accepted_values, flipped_seed_fits
@@ -21,8 +21,16 @@ from engine.tomatoes.vines import OVERRIPE_ABOVE
 
 KARMA_WORTH = 0.6
 """What one karma is worth to the bot, in points (2 karma = 1 point at the end, plus its uses)."""
+SOLO_KARMA_WORTH = 0.3
+"""Solo scoring ignores karma: one is worth only what spending it may bring."""
+SLOT_WASTE = 2.5
+"""What harvesting a vine worth 0 or less costs its owner: a slot that a real tomato would fill."""
 TOKEN_RENT = 2.0
 """What holding a token with a growing vine costs its owner (a low seed blocks better ones)."""
+THREE_DICE_SHARE = 0.85
+"""Share of its value a vine one die from harvest is expected to score."""
+THREE_DICE_RENT = 0.8
+"""What waiting for that last die costs (it may never fit, or be spoiled)."""
 OPPONENT_WEIGHT = 0.8
 """How much hurting an opponent counts against helping yourself."""
 SPEND_THRESHOLD = 0.3
@@ -71,10 +79,21 @@ class GreedyBot:
     def choose(self, view: TomatoState, prompt: Prompt, rng: Rng) -> Action:
         """Return the option with the best heuristic gain for the prompt's seat."""
         if prompt.kind == "roll":
+            rolls = [a for a in prompt.options if a.kind == "roll"]
+            karma = [a for a in prompt.options if a.kind != "roll"]
+            if karma:
+                # Before rolling only vines can be changed: clean or flip one if it pays.
+                judge = _Judge(view, prompt.seat)
+                spend = judge.best(tuple(karma))
+                if judge.gain(spend) > 0:
+                    return spend
             # Picking colours: red first (the only seeds), then gold, then black.
-            return max(prompt.options, key=lambda a: (a.get("red", 0), a.get("gold", 0)))
+            return max(rolls, key=lambda a: (a.get("red", 0), a.get("gold", 0)))
         if prompt.kind == "clear":
-            # A vine worth 0 or less scores nothing and blocks a token: clear it.
+            # A vine worth 0 or less scores nothing and blocks a token: clear it, unless the
+            # track is full, when tokens are frozen and its red dice still score at the end.
+            if len(view.players[prompt.seat].slots) >= SLOTS_PER_TRACK:
+                return next((a for a in prompt.options if a.kind == "keep"), prompt.options[-1])
             return next((a for a in prompt.options if a.kind == "clear"), prompt.options[-1])
         return _Judge(view, prompt.seat).best(prompt.options)
 
@@ -94,8 +113,12 @@ class _Judge:
         self.bits = options.karma_overload and options.karma_bits and not view.solo
         self.overload = options.karma_overload
         karma = view.players[seat].karma
-        # Karma above the resting cap is lost at the end of the turn, so spending it is free.
+        # Karma above the resting cap is lost at the end of the turn, so spending it is free,
+        # and karma gained above it is worth nothing unless spent this turn.
         self.free_karma = max(0, karma - options.rest_karma_cap)
+        self.karma_room = max(0, options.rest_karma_cap - karma)
+        self.karma_worth = SOLO_KARMA_WORTH if view.solo else KARMA_WORTH
+        self.full = [len(p.slots) >= SLOTS_PER_TRACK for p in view.players]
         self.weights = [self.weight(owner) for owner in range(len(view.players))]
         self.values = [[t.value for t in p.tokens] for p in view.players]
         self.worths: list[list[float]] = []
@@ -123,7 +146,7 @@ class _Judge:
             return self.place_gain(die.colour, die.value, owner, index)
         if kind == "end_turn":
             return 0.0
-        cost = max(0, KARMA_COSTS[kind] - self.free_karma) * KARMA_WORTH
+        cost = max(0, KARMA_COSTS[kind] - self.free_karma) * self.karma_worth
         if kind in ("clean", "flip"):
             return self.vine_gain(kind == "flip", action["owner"], action["token"]) - cost - SPEND_THRESHOLD
         return self.face_gain(action) - cost - SPEND_THRESHOLD
@@ -131,6 +154,9 @@ class _Judge:
     def vine_gain(self, flip: bool, owner: int, index: int) -> float:
         """Gain of cleaning a vine, or of flipping its seed (never, when the vine would not stay legal)."""
         before = self.worths[owner][index]
+        if self.full[owner]:
+            # Rules section 6.4: a full track freezes its vines; they only score at the end.
+            return float("-inf")
         if not flip:
             return self.weights[owner] * (0.0 - before)
         token = self.view.players[owner].tokens[index]
@@ -159,12 +185,19 @@ class _Judge:
         """+1 for the bot's own vines, negative for opponents'."""
         return 1.0 if owner == self.seat else -OPPONENT_WEIGHT
 
+    def karma_gain(self, amount: float) -> float:
+        """What gaining `amount` karma is worth: none of what the end-of-turn cap would cut."""
+        return self.karma_worth * min(amount, self.karma_room)
+
     def worth_of(self, owner: int, size: int, value: int) -> float:
         """What a vine of `size` dice worth `value` is worth to its owner, in expected points."""
         if size >= VINE_HARVEST_SIZE:
             return self.harvest_points(owner, value)
         if value <= 0 or value > OVERRIPE_ABOVE:
             return 0.0  # cleared at the end of the turn
+        if size == VINE_HARVEST_SIZE - 1:
+            # One die from harvest: its owner will very likely score close to its value.
+            return value * THREE_DICE_SHARE - THREE_DICE_RENT
         return value * (0.45 + 0.15 * size) - TOKEN_RENT
 
     def harvest_points(self, owner: int, value: int) -> float:
@@ -177,7 +210,8 @@ class _Judge:
             return 8.0 if matched else 1.5
         bonus = self.view.options.match_total - slot if matched and self.view.options.dicey_rules else 0
         extra = 1.5 if slot == SLOTS_PER_TRACK and self.view.first_to_six is None else 0.0
-        return value + bonus + extra
+        waste = SLOT_WASTE if value <= 0 else 0.0
+        return value + bonus + extra - waste
 
     def place_gain(self, colour: Colour, face: int, owner: int, index: int) -> float:
         """Gain of putting a die of this colour and face on token `index` of `owner`."""
@@ -187,11 +221,11 @@ class _Judge:
         gain = self.weights[owner] * (self.worth_of(owner, size, value) - self.worths[owner][index])
         if owner != self.seat:
             if self.bits:
-                gain += KARMA_WORTH / BITS_PER_KARMA
+                gain += self.karma_gain(1 / BITS_PER_KARMA)
             if size >= VINE_HARVEST_SIZE:
-                gain += KARMA_WORTH * completion_karma(value, self.overload)
+                gain += self.karma_gain(completion_karma(value, self.overload))
         elif self.view.solo and size >= VINE_HARVEST_SIZE:
-            gain += KARMA_WORTH * completion_karma(value, self.overload)
+            gain += self.karma_gain(completion_karma(value, self.overload))
         return gain
 
     def table(self, colour: Colour) -> list[float]:
@@ -231,7 +265,10 @@ class _Judge:
         """`place_gain` of a red seed by face (index 1..6) on an empty token of the bot or of an opponent."""
         if own:
             return _OWN_SEED_GAINS
-        return _BIT_SEED_GAINS if self.bits else _OPPONENT_SEED_GAINS
+        if not self.bits:
+            return _OPPONENT_SEED_GAINS
+        bit = self.karma_gain(1 / BITS_PER_KARMA)
+        return [0.0] + [gain + bit for gain in _OPPONENT_SEED_GAINS[1:]]
 
 
 # A one-die vine is worth the same to any owner and is never harvested, so the gains of red
@@ -240,4 +277,52 @@ class _Judge:
 _SEED_WORTHS = [0.0] + [face * (0.45 + 0.15 * 1) - TOKEN_RENT for face in range(1, 7)]
 _OWN_SEED_GAINS = [0.0] + [1.0 * (worth - 0.0) for worth in _SEED_WORTHS[1:]]
 _OPPONENT_SEED_GAINS = [0.0] + [-OPPONENT_WEIGHT * (worth - 0.0) for worth in _SEED_WORTHS[1:]]
-_BIT_SEED_GAINS = [0.0] + [gain + KARMA_WORTH / BITS_PER_KARMA for gain in _OPPONENT_SEED_GAINS[1:]]
+
+
+NormalBot = GreedyBot
+"""The `normal` level (called "greedy" before levels existed)."""
+
+EASY_MISTAKES = 0.3
+"""Share of an easy bot's decisions taken at random."""
+SHORTLIST = 3
+"""At most this many placement or karma options are searched by the hard bot."""
+SHORTLIST_MARGIN = 2.5
+"""Options judged this many points below the best one are not searched."""
+
+
+def easy_bot() -> MistakeBot[TomatoState]:
+    """The `easy` level: the normal judgement with a random slip now and then."""
+    return MistakeBot(GreedyBot(), EASY_MISTAKES)
+
+
+def shortlist(view: TomatoState, prompt: Prompt) -> list[Action]:
+    """The options the hard bot searches: the normal bot's best few, best first."""
+    if prompt.kind != "place":
+        return [GreedyBot().choose(view, prompt, Rng(0))]
+    judge = _Judge(view, prompt.seat)
+    scored = sorted(
+        ((judge.gain(a), -i, a) for i, a in enumerate(prompt.options)), key=lambda t: t[:2], reverse=True
+    )
+    best = scored[0][0]
+    return [action for gain, _, action in scored[:SHORTLIST] if gain > best - SHORTLIST_MARGIN]
+
+
+def evaluate(state: TomatoState, seat: int) -> float:
+    """How far ahead `seat` stands, in expected points: banked points plus what vines and karma promise."""
+    judge = _Judge(bot_view(state), seat)
+    worth = [_standing(state, judge, owner) for owner in range(len(state.players))]
+    mine = worth.pop(seat)
+    return mine - max(worth, default=0.0)
+
+
+def _standing(state: TomatoState, judge: _Judge, owner: int) -> float:
+    """One player's expected final points as the judge sees them."""
+    player = state.players[owner]
+    vines = sum(judge.worths[owner])
+    if state.solo:
+        matched = sum(1 for number, slot in enumerate(player.slots, 1) if slot.points == number)
+        return 8.0 * matched + 1.5 * len(player.slots) + vines + SOLO_KARMA_WORTH * player.karma
+    banked = sum(slot.total for slot in player.slots)
+    first = state.options.first_to_six_bonus if state.first_to_six == owner else 0
+    karma = min(player.karma, state.options.rest_karma_cap) / 2
+    return banked + first + karma + vines

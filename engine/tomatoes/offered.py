@@ -10,7 +10,7 @@ from typing import cast
 
 from engine.core import Action, ArgValue
 from engine.tomatoes import turn
-from engine.tomatoes.karma import karma_offered
+from engine.tomatoes.karma import KARMA_ACTIONS, karma_offered
 from engine.tomatoes.placement import any_placement, fits
 from engine.tomatoes.state import SLOTS_PER_TRACK, Phase, TomatoState
 
@@ -46,6 +46,8 @@ def offered(state: TomatoState, seat: int, action: Action) -> bool:
             return not args and not any_placement(state)
         return karma_offered(state, kind, args)
     if phase is Phase.ROLL:
+        if kind in KARMA_ACTIONS:
+            return karma_offered(state, kind, args)
         if kind != "roll":
             return False
         if state.options.pick_colours and turn.dice_to_take(state):

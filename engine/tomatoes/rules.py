@@ -8,8 +8,9 @@ from types import MappingProxyType
 
 from engine.core import Action, Bot, Event, Outcome, Prompt, RandomBot, Rules, Scalar
 from engine.rng import Rng
+from engine.search import MonteCarloBot
 from engine.tomatoes import scoring, text, turn
-from engine.tomatoes.bots import GreedyBot, bot_view
+from engine.tomatoes.bots import NormalBot, bot_view, easy_bot, evaluate, shortlist
 from engine.tomatoes.events import Ev
 from engine.tomatoes.karma import KARMA_ACTIONS, apply_karma, karma_options
 from engine.tomatoes.offered import offered, plain
@@ -97,10 +98,13 @@ class TomatoRules(Rules[TomatoState]):
             ("bushel_gold", state.bushel.get(Colour.GOLD, 0)),
         )
         if state.options.pick_colours and turn.dice_to_take(state):
-            options = tuple(Action.of("roll", red=r, black=b, gold=g) for r, b, g in turn.colour_mixes(state))
+            rolls = tuple(Action.of("roll", red=r, black=b, gold=g) for r, b, g in turn.colour_mixes(state))
         else:
-            options = (ROLL,)
-        return Prompt(state.active, "roll", options, default=options[0], context=context)
+            rolls = (ROLL,)
+        # Karma may be spent "at any time during active player's turn", before the roll too:
+        # with no dice rolled yet, that is cleaning a vine or flipping a seed.
+        options = (*rolls, *karma_options(state))
+        return Prompt(state.active, "roll", options, default=rolls[0], context=context)
 
     def _place_prompt(self, state: TomatoState) -> Prompt:
         legal = placements(state)
@@ -161,6 +165,11 @@ class TomatoRules(Rules[TomatoState]):
     def outcome(self, state: TomatoState) -> Outcome | None:
         return scoring.outcome(state)
 
+    def opening(self, state: TomatoState) -> tuple[Event, ...]:
+        """The first player's first turn, logged like every later turn."""
+        data = {"seat": state.active, "turn": state.players[state.active].turns, "final_round": False}
+        return (Event(Ev.TURN, data, checkpoint=True),)
+
     def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
         return text.describe(event, names)
 
@@ -169,9 +178,9 @@ class TomatoRules(Rules[TomatoState]):
     def bots(self) -> Mapping[str, Bot[TomatoState]]:
         return BOTS
 
-    def bot_action(self, state: TomatoState, prompt: Prompt, policy: str = "greedy") -> Action:
+    def bot_action(self, state: TomatoState, prompt: Prompt, policy: str = "normal") -> Action:
         """As `Rules.bot_action`, but the bot reads `bot_view` (no secret but the generator) not a copy."""
-        bot = BOTS.get(policy) or BOTS["random"]
+        bot = BOTS[self.policy(policy)]
         # Seeded from public facts only, as in the base, so a choice reveals nothing of the dice.
         return bot.choose(bot_view(state), prompt, Rng.from_seed(state.version, prompt.seat))
 
@@ -216,8 +225,26 @@ class TomatoRules(Rules[TomatoState]):
         return copy
 
 
-BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType({"random": RandomBot(), "greedy": GreedyBot()})
-"""The bot policies by name (stateless, so one of each serves every game)."""
-
 RULES = TomatoRules()
 """The Diced Tomatoes rules object registered as "tomatoes"."""
+
+HARD_SAMPLES = 8
+"""Sampled futures per searched option (the same ones for every option)."""
+
+BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType(
+    {
+        "random": RandomBot(),
+        "easy": easy_bot(),
+        "normal": NormalBot(),
+        "hard": MonteCarloBot(
+            RULES,
+            NormalBot(),
+            shortlist=shortlist,
+            evaluate=evaluate,
+            seen=lambda state, seat: bot_view(state),
+            samples=HARD_SAMPLES,
+            handovers=2,  # the rest of its own turn, then the next player's whole turn
+        ),
+    }
+)
+"""The bot policies by name (stateless, so one of each serves every game)."""

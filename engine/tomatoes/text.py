@@ -13,7 +13,7 @@ _END_TEXT = {
     GameEnd.FINAL_ROUND.value: "the final round is over",
     GameEnd.BUSHEL_EMPTY.value: "the bushel was empty at the start of a turn",
     GameEnd.SOLO_HARVESTED.value: "all six tomatoes are harvested",
-    GameEnd.SOLO_OUT_OF_DICE.value: "no dice are left to play",
+    GameEnd.SOLO_OUT_OF_DICE.value: "the bushel is empty and no dice are left to play",
 }
 
 
@@ -62,7 +62,9 @@ def _roll(d: Mapping[str, Any], who: Who) -> str:
     if drawn:
         parts.append(f"{plural(len(drawn), 'die')} from the bushel ({took})")
     if d["held"]:
-        parts.append(f"{plural(d['held'], 'die')} passed to them")
+        # Solo, unplaced dice stay with the player: nobody passed them.
+        source = "kept from the last turn" if d.get("solo") else "passed to them"
+        parts.append(f"{plural(d['held'], 'die')} {source}")
     return (
         f"{who(d['seat'])} rolls {' plus '.join(parts)}: {dice_text(d['dice'])}. "
         f"{plural(d['bushel'], 'die')} left in the bushel."
@@ -77,12 +79,19 @@ def _place(d: Mapping[str, Any], who: Who) -> str:
 
 
 def _harvest(d: Mapping[str, Any], who: Who) -> str:
-    points = f"{d['points']} + {d['bonus']} bonus = {d['points'] + d['bonus']}" if d["bonus"] else d["points"]
+    if d.get("solo"):
+        # Solo scoring counts matched slots only (rules section 13): no points, no bonus.
+        match = "a match, golden star" if d["value"] == d["slot"] else "no match"
+        return f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}: {match}."
+    total = d["points"] + d["bonus"]
+    if d["bonus"]:
+        points = f"{d['points']} + {d['bonus']} bonus = {plural(total, 'point')}"
+    else:
+        points = plural(d["points"], "point")
     star = ", golden star" if d["star"] else ""
     by = "" if d["seat"] == d["owner"] else f" (completed by {who(d['seat'])})"
     return (
-        f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}{by}: "
-        f"{points} points{star}."
+        f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}{by}: {points}{star}."
     )
 
 
@@ -144,11 +153,13 @@ def _clear(d: Mapping[str, Any], who: Who) -> str:
 
 
 def _first(d: Mapping[str, Any], who: Who) -> str:
-    bonus = f" (+{d['bonus']} points)" if d["bonus"] else ""
+    bonus = f" (+{plural(d['bonus'], 'point')})" if d["bonus"] else ""
     return f"{who(d['owner'])} is the first to harvest six tomatoes{bonus}."
 
 
 def _final(d: Mapping[str, Any], who: Who) -> str:
+    if d.get("solo"):
+        return "Sixth tomato harvested: the game ends with this turn."
     return f"Final round: the game ends after {who(d['last'])}'s turn."
 
 
@@ -161,6 +172,13 @@ def _undo(d: Mapping[str, Any], who: Who) -> str:
 
 
 def _end(d: Mapping[str, Any], who: Who) -> str:
+    if d["reason"] == GameEnd.SOLO_OUT_OF_DICE.value and d.get("held"):
+        # Section 13: black and gold dice never seed a vine, so with every token empty they are stuck.
+        kept = plural(d["held"], "die")
+        return (
+            f"Game over: the bushel is empty and the {kept} left (black or gold) can never be placed:"
+            " only a red die seeds a vine."
+        )
     return f"Game over: {_END_TEXT.get(d['reason'], d['reason'])}."
 
 

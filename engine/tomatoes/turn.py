@@ -69,6 +69,7 @@ def roll(state: TomatoState, drawn: list[Colour]) -> list[Event]:
         "held": len(held),
         "dice": [die_json(d) for d in state.rolled],
         "bushel": state.bushel_size,
+        "solo": state.solo,
     }
     return [Event(Ev.ROLL, data, checkpoint=True)]
 
@@ -101,7 +102,8 @@ def end_game(state: TomatoState, reason: GameEnd) -> list[Event]:
     state.ended = reason
     state.phase = Phase.OVER
     state.rolled = []
-    return [Event(Ev.GAME_END, {"reason": reason.value})]
+    held = len(state.players[state.active].hand)
+    return [Event(Ev.GAME_END, {"reason": reason.value, "held": held})]
 
 
 def pass_dice(state: TomatoState) -> list[Event]:

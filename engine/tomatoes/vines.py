@@ -78,6 +78,7 @@ def complete_vine(state: TomatoState, owner: int, token_index: int) -> list[Even
         "bonus": slot.bonus,
         "star": slot.star,
         "seed": die_json(seed),
+        "solo": state.solo,
     }
     events = [Event(Ev.HARVEST, data)]
     if state.solo or owner != state.active:
@@ -87,9 +88,11 @@ def complete_vine(state: TomatoState, owner: int, token_index: int) -> list[Even
     if len(player.slots) == SLOTS_PER_TRACK:
         if state.first_to_six is None:
             state.first_to_six = owner
-            bonus = 0 if state.solo else state.options.first_to_six_bonus
-            events.append(Event(Ev.FIRST_TO_SIX, {"owner": owner, "bonus": bonus}))
+            if not state.solo:  # alone, nobody is "first": solo scoring has no such bonus
+                bonus = state.options.first_to_six_bonus
+                events.append(Event(Ev.FIRST_TO_SIX, {"owner": owner, "bonus": bonus}))
         if not state.final_round:
             state.final_round = True
-            events.append(Event(Ev.FINAL_ROUND, {"owner": owner, "last": state.last_seat}))
+            data = {"owner": owner, "last": state.last_seat, "solo": state.solo}
+            events.append(Event(Ev.FINAL_ROUND, data))
     return events

@@ -23,6 +23,16 @@ def buttons(message: discord.Message) -> dict[str, str]:
     return {c.label: c.custom_id for c in components(message) if isinstance(c, discord.Button) and c.label}
 
 
+def bot_select(message: discord.Message) -> str:
+    """The custom_id of a lobby's Add bot select."""
+    return next(c.custom_id for c in components(message) if isinstance(c, discord.SelectMenu))
+
+
+async def add_bot(user: Any, lobby: discord.Message, level: str = "normal") -> Any:
+    """Add a bot at `level` through the lobby's Add bot select."""
+    return await user.select(lobby, [level], custom_id=bot_select(lobby))
+
+
 def refs(message: discord.Message) -> list[tuple[Any, str, str | None]]:
     """(reference, custom_id, select value or None) for every clickable choice of a message."""
     found: list[tuple[Any, str, str | None]] = []

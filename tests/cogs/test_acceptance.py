@@ -6,7 +6,7 @@ from __future__ import annotations
 from cogs.platform import presenter
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, pinged, play_greedily, table_of
+from tests.cogs.helpers import add_bot, buttons, pinged, play_greedily, table_of
 from tests.cogs.test_lobby import lobby_now, open_table
 
 MOVES_BEFORE_RESTART = 12
@@ -15,8 +15,8 @@ MOVES_BEFORE_RESTART = 12
 async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(drawn_world: Harness) -> None:
     world = drawn_world
     lobby = await open_table(world)
-    await world.alice.click(lobby, label="Add bot")
-    await world.alice.click(lobby_now(world, lobby), label="Add bot")
+    await add_bot(world.alice, lobby)
+    await add_bot(world.alice, lobby_now(world, lobby))
     await world.alice.click(lobby_now(world, lobby), label="Start")
     await world.idle()
     table = await table_of(world)

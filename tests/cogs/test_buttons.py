@@ -16,7 +16,7 @@ from engine.buttons.state import Phase
 from engine.core import Prompt
 from tables.models import SeatInfo, Table, TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import play_greedily, play_option, refs, table_of, user_of
+from tests.cogs.helpers import add_bot, play_greedily, play_option, refs, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
 NUMBERED = re.compile(r"\bPlayer \d\b")
@@ -31,7 +31,7 @@ async def open_buttons(world: Harness, *, bot: bool) -> Any:
     assert lobby is not None and "Buttons" in lobby.content
     await world.bob.click(lobby, label="Join")
     if bot:
-        await world.alice.click(lobby_now(world, lobby), label="Add bot")
+        await add_bot(world.alice, lobby_now(world, lobby))
     await world.alice.click(lobby_now(world, lobby), label="Start")
     assert world.thread().name == "🔘 Buttons #1"
     await world.idle()

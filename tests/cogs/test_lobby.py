@@ -8,9 +8,9 @@ import discord
 
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, pinged
+from tests.cogs.helpers import add_bot, buttons, components, pinged
 
-LOBBY_BUTTONS = {"Join", "Leave", "Add bot", "Start", "Cancel"}
+LOBBY_BUTTONS = {"Join", "Leave", "Start", "Cancel"}
 
 
 async def open_table(world: Harness, **options: Any) -> discord.Message:
@@ -55,6 +55,18 @@ async def test_play_opens_a_lobby_with_its_buttons_and_options(world: Harness) -
     assert pinged(world, lobby) == set(), "the lobby pings nobody"
 
 
+async def test_add_bot_asks_for_the_level_and_the_lobby_shows_it(world: Harness) -> None:
+    lobby = await open_table(world)
+    select = next(c for c in components(lobby) if isinstance(c, discord.SelectMenu))
+    assert [o.value for o in select.options] == ["easy", "normal", "hard"]
+    await add_bot(world.alice, lobby, "hard")
+    await add_bot(world.alice, lobby_now(world, lobby), "easy")
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    assert [s.bot for s in table.seats] == [None, "hard", "easy"]
+    content = lobby_now(world, lobby).content
+    assert "Bot (hard)" in content and "Bot 2 (easy)" in content
+
+
 async def test_join_and_leave(world: Harness) -> None:
     lobby = await open_table(world)
     await world.bob.click(lobby, label="Join")
@@ -71,12 +83,12 @@ async def test_a_full_lobby_refuses_another_player(world: Harness) -> None:
     lobby = await open_table(world)
     await world.bob.click(lobby, label="Join")
     for _ in range(4):
-        await world.alice.click(lobby_now(world, lobby), label="Add bot")
+        await add_bot(world.alice, lobby_now(world, lobby))
     table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
     assert len(table.seats) == 6
     full = await world.carol.click(lobby_now(world, lobby), label="Join")
     assert private_answer(full) == "This table is full."
-    extra_bot = await world.alice.click(lobby_now(world, lobby), label="Add bot")
+    extra_bot = await add_bot(world.alice, lobby_now(world, lobby))
     assert private_answer(extra_bot) == "This table is full."
     assert "Seats (6/6)" in lobby_now(world, lobby).content
 
@@ -84,7 +96,9 @@ async def test_a_full_lobby_refuses_another_player(world: Harness) -> None:
 async def test_only_the_host_adds_bots_starts_or_cancels(world: Harness) -> None:
     lobby = await open_table(world)
     await world.bob.click(lobby, label="Join")
-    for label in ("Add bot", "Start", "Cancel"):
+    refused = await add_bot(world.bob, lobby_now(world, lobby))
+    assert private_answer(refused).startswith("Only the host")
+    for label in ("Start", "Cancel"):
         refused = await world.bob.click(lobby_now(world, lobby), label=label)
         assert private_answer(refused).startswith("Only the host")
     table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]

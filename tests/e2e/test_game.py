@@ -28,8 +28,9 @@ async def test_play_tomatoes_with_bots_across_a_restart(
     lobby = await fake.wait_message(
         lambda m: m.channel_id == channel.id and "Join" in m.labels(), what="a lobby"
     )
-    for _ in range(2):
-        await fake.wait_answered(await fake.click_label(lobby, "Add bot", alice))
+    add_bot = next(cid for cid in lobby.custom_ids() if cid.endswith(":bot"))
+    for level in ("normal", "hard"):
+        await fake.wait_answered(await fake.select(lobby, add_bot, [level], alice))
     await fake.wait_for(lambda: lobby.edited >= 2, 10, "the lobby to show two bots")
     refused = await fake.click_label(lobby, "Start", bob)
     assert "host" in (await private_answer(fake, refused)).lower()

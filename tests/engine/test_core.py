@@ -5,18 +5,24 @@ from __future__ import annotations
 import pytest
 
 from engine import codec
+from engine.buttons import RULES as BUTTONS
 from engine.core import (
+    LEVELS,
     UNDO,
     Action,
     BadOptions,
     IllegalAction,
+    MistakeBot,
     Move,
+    Prompt,
     Record,
     StaleAction,
+    level_name,
     rank,
     replay,
 )
 from engine.rng import Rng
+from engine.troyes import RULES as TROYES
 from tests.conformance import random_playout
 from tests.toygame import RULES, RaceRules, RaceState
 
@@ -148,3 +154,29 @@ def test_codec_round_trip_is_exact() -> None:
 def test_random_playouts_conform(seats: int) -> None:
     for seed in range(20):
         random_playout(RULES, seats, seed)
+
+
+def test_levels_and_old_policy_names_map_onto_each_games_bots() -> None:
+    assert LEVELS == ("easy", "normal", "hard")
+    assert BUTTONS.levels() == LEVELS and BUTTONS.policy("greedy") == "normal"
+    # A game that has not written its levels yet offers "normal", played by its greedy bot.
+    assert TROYES.levels() == ("normal",)
+    assert TROYES.policy("normal") == TROYES.policy("hard") == "greedy"
+    assert TROYES.policy("random") == "random"
+    assert level_name("greedy") == "normal" and level_name("hard") == "hard"
+
+
+def test_a_mistake_bot_plays_its_inner_policy_except_for_its_share_of_slips() -> None:
+    class First:
+        def choose(self, view: RaceState, prompt: Prompt, rng: Rng) -> Action:
+            """Always the first option."""
+            return prompt.options[0]
+
+    options = tuple(Action.of("pick", n=n) for n in range(10))
+    prompt = Prompt(0, "pick", options)
+    view = RULES.setup(2)
+    bot: MistakeBot[RaceState] = MistakeBot(First(), 0.3)
+    picks = [bot.choose(view, prompt, Rng.from_seed(seed)) for seed in range(2000)]
+    slips = sum(1 for p in picks if p != options[0])
+    assert 0.2 * 2000 < slips < 0.33 * 2000, slips
+    assert MistakeBot(First(), 1.0).choose(view, Prompt(0, "only", options[:1]), Rng(1)) == options[0]

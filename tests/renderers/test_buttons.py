@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from engine.buttons import RULES
-from engine.buttons.state import ButtonsState, Phase
+from engine.buttons.state import ButtonsState, Phase, Roll
 from renderers import render, render_png
-from renderers.buttons import _lines
+from renderers.buttons import WIDTH, _lines, roll_title
 from renderers.playout import state_at, states
 from tests.renderers.helpers import NASTY_NAMES, decode
 
@@ -32,15 +33,15 @@ def test_every_few_steps_of_a_game_draws(seats: int, policy: str) -> None:
             # Each seat in turn and a spectator.
             viewer = step % (seats + 1) if step % (seats + 1) < seats else None
             image = render("buttons", RULES.view(state, viewer), viewer, NAMES[:seats])
-            assert image.width == 1400
+            assert image.width == WIDTH
             seen.add(state.phase)
     assert seen == set(Phase)
 
 
 def test_the_largest_table_with_hostile_names_is_well_under_a_megabyte() -> None:
     state = state_at(RULES, 4, 3, 0.7)
-    decode(render_png("buttons", RULES.view(state, 2), 2, NASTY_NAMES[:4]))
-    decode(render_png("buttons", RULES.view(state, None), None, ["", "", "", ""]))
+    decode_board(render_png("buttons", RULES.view(state, 2), 2, NASTY_NAMES[:4]))
+    decode_board(render_png("buttons", RULES.view(state, None), None, ["", "", "", ""]))
 
 
 def test_the_viewers_legal_cells_are_marked() -> None:
@@ -51,7 +52,7 @@ def test_the_viewers_legal_cells_are_marked() -> None:
     given = state.candidate_cells(seat)
     assert render("buttons", state, seat, NAMES[:3], legal_cells=given).tobytes() == marked
     data = render_png("buttons", state, seat, NAMES[:3], legal_cells=given)
-    decode(data)
+    decode_board(data)
 
 
 def test_a_seat_view_differs_from_the_spectator_view() -> None:
@@ -81,3 +82,22 @@ def test_a_line_of_five_stars_is_found_across_and_down() -> None:
     assert _lines(column) == [((1, 6), (6, 6))]
     gap = [(2, c) for c in (1, 2, 3, 5, 6)]
     assert _lines(gap) == []
+
+
+def test_between_rolls_the_caption_says_whose_roll_it_was_if_it_busted_and_the_next_dice() -> None:
+    state = RULES.setup(3, {}, 2)
+    names = ["Ann", "Bob", "Cy"]
+    assert roll_title(state, names) == "Dice"
+    state.roll = Roll(white=2, gold=3, plain=[1, 4, 5], seat=1, bust=True)
+    state.pool, state.active, state.phase = 3, 2, Phase.TURN
+    assert roll_title(state, names) == "Last roll: Bob's, busted · next roll 5 dice"
+    state.roll.bust = False
+    assert roll_title(state, names) == "Last roll: Bob's · next roll 5 dice"
+    state.phase = Phase.PLACE
+    assert roll_title(state, names) == "Cy's roll"
+    render("buttons", state, None, names)
+
+
+def decode_board(data: bytes) -> Image.Image:
+    """The PNG decoded, checked to be a board WIDTH wide."""
+    return decode(data, (WIDTH, WIDTH), 3000)

@@ -22,6 +22,7 @@ from renderers.text import (
     shown_height,
     smallest_legible,
     width,
+    wrap,
 )
 
 
@@ -92,7 +93,7 @@ def test_renderers_import_no_discord_and_no_database() -> None:
 
 def test_phone_height_follows_the_font_size_and_the_image_width() -> None:
     # Issue 12: digits and capitals at least 8 px tall when the board is shown 400 px wide.
-    assert shown_height(20, 1400) < PHONE_MIN_PX  # the Tomatoes legend today
+    assert shown_height(20, 1400) < PHONE_MIN_PX  # the 1400 px Tomatoes legend before issue 12
     assert shown_height(28, 960) >= PHONE_MIN_PX
     smallest = smallest_legible(960)
     assert shown_height(smallest, 960) >= PHONE_MIN_PX > shown_height(smallest - 1, 960)
@@ -120,3 +121,32 @@ def test_cached_text_paints_the_same_pixels_as_pillow() -> None:
         (20, 60), "Round 3 · 12 deniers", font=font(28), fill=palette.ACTIVE, anchor="lm"
     )
     assert canvas.image.tobytes() == plain.tobytes()
+
+
+@pytest.mark.parametrize("game", ["tomatoes", "buttons", "troyes"])
+def test_a_board_is_encoded_with_its_games_fixed_palette_keeping_named_colours(game: str) -> None:
+    fixed = png.game_palette(game)
+    assert fixed is not None
+    named = [palette.PANEL, palette.ACTIVE, palette.WARNING, palette.BUTTON_GREEN, palette.DIE_RED]
+    image = Image.new("RGB", (10 * len(named), 10))
+    for index, colour in enumerate(named):
+        image.paste(colour, (10 * index, 0, 10 * index + 10, 10))
+    image.paste((1, 2, 3), (0, 0, 2, 2))  # a colour of no board: mapped to the nearest entry
+    decoded = Image.open(io.BytesIO(renderers.encode(game, image)))
+    assert decoded.mode == "P"
+    rgb = decoded.convert("RGB")
+    for index, colour in enumerate(named):
+        # Pillow's palette lookup shares one entry per small colour cube: within 3 levels.
+        got = rgb.getpixel((10 * index + 5, 5))
+        assert isinstance(got, tuple)
+        assert max(abs(a - b) for a, b in zip(got, colour, strict=True)) <= 3, (colour, got)
+    assert rgb.getpixel((0, 0)) != (1, 2, 3)
+
+
+def test_wrap_splits_a_long_line_at_a_space() -> None:
+    face = font(30)
+    assert wrap("short", face, 500) == ["short"]
+    lines = wrap("Bartholomew's turn: clear worthless vines?", face, 400)
+    assert len(lines) == 2
+    assert width(lines[0], face) <= 400
+    assert " ".join(lines) == "Bartholomew's turn: clear worthless vines?"

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from engine.tomatoes import RULES, Colour, Die, GameEnd, Phase, ScoreSlot, Token
 from renderers import palette, render, render_png
 from renderers.playout import state_at, states
+from renderers.tomatoes import WIDTH
 from tests.renderers.helpers import NASTY_NAMES, decode
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -29,21 +31,21 @@ def test_every_few_steps_of_a_game_draws(seats: int, options: dict[str, Any], po
             # Each seat in turn and a spectator.
             viewer = step % (seats + 1) if step % (seats + 1) < seats else None
             image = render("tomatoes", RULES.view(state, viewer), viewer, NAMES[:seats])
-            assert image.width == 1400
+            assert image.width == WIDTH
         seen_over = seen_over or final
     assert seen_over
 
 
 def test_the_largest_table_is_well_under_a_megabyte() -> None:
     state = state_at(RULES, 6, 4, 0.9)
-    image = decode(render_png("tomatoes", RULES.view(state, 0), 0, NASTY_NAMES))
-    assert image.width == 1400
+    image = decode_board(render_png("tomatoes", RULES.view(state, 0), 0, NASTY_NAMES))
+    assert image.width == WIDTH
 
 
 def test_hostile_names_draw() -> None:
     state = state_at(RULES, 6, 5, 0.5)
-    decode(render_png("tomatoes", RULES.view(state, None), None, NASTY_NAMES))
-    decode(render_png("tomatoes", RULES.view(state, None), None, ["", "", "", "", "", ""]))
+    decode_board(render_png("tomatoes", RULES.view(state, None), None, NASTY_NAMES))
+    decode_board(render_png("tomatoes", RULES.view(state, None), None, ["", "", "", "", "", ""]))
 
 
 def test_a_seat_view_differs_from_the_spectator_view() -> None:
@@ -104,3 +106,8 @@ def test_overripe_and_worthless_vines_are_flagged() -> None:
     assert flagged(Die(Colour.RED, 6), Die(Colour.GOLD, 5))  # 7: overripe
     assert flagged(Die(Colour.RED, 1), Die(Colour.BLACK, 1))  # 0: may be cleared
     assert not flagged(Die(Colour.RED, 5), Die(Colour.GOLD, 4))  # 6: fine
+
+
+def decode_board(data: bytes) -> Image.Image:
+    """The PNG decoded, checked to be a board WIDTH wide."""
+    return decode(data, (WIDTH, WIDTH), 3000)

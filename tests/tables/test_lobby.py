@@ -72,14 +72,16 @@ async def test_bots_are_added_and_removed_by_the_host_only(service: TableService
         await service.add_bot(table.id, HOST, "genius")
     await service.add_bot(table.id, HOST, "random")
     table = await service.add_bot(table.id, HOST, "random")
-    assert [s.name for s in table.seats] == ["Host", "Random bot", "Random bot 2"]
+    assert [s.name for s in table.seats] == ["Host", "Bot", "Bot 2"]
     assert table.is_bot(1) and table.seats[1].user_id is None and not table.seats[1].replaced
     with pytest.raises(NotAllowed):
         await service.remove_bot(table.id, HOST, 0)
     with pytest.raises(NotHost):
         await service.remove_bot(table.id, BOB, 1)
     table = await service.remove_bot(table.id, HOST, 1)
-    assert [s.name for s in table.seats] == ["Host", "Random bot 2"]
+    assert [s.name for s in table.seats] == ["Host", "Bot 2"]
+    table = await service.add_bot(table.id, HOST, "normal")
+    assert [s.name for s in table.seats] == ["Host", "Bot 2", "Bot"] and table.seats[2].bot == "normal"
 
 
 async def test_host_leaving_hands_over_then_cancels(service: TableService) -> None:
@@ -90,7 +92,7 @@ async def test_host_leaving_hands_over_then_cancels(service: TableService) -> No
         await service.leave(table.id, CAROL)
     table = await service.leave(table.id, HOST)
     assert table.host_id == BOB and table.status is TableStatus.LOBBY
-    assert [s.name for s in table.seats] == ["Random bot", "Bob"]
+    assert [s.name for s in table.seats] == ["Bot", "Bob"]
     table = await service.leave(table.id, BOB)
     assert table.status is TableStatus.CANCELLED
     with pytest.raises(LobbyClosed):

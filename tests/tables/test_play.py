@@ -201,7 +201,7 @@ async def test_leaving_a_game_hands_the_seat_to_a_bot_and_it_can_be_reclaimed(
     await service.act(table.id, HOST, 0, STRIDE1)
     await service.act(table.id, HOST, 1, ROLL)
     table = await service.leave(table.id, BOB)
-    assert table.seats[1].replaced and table.seats[1].bot == "greedy" and table.seats[1].user_id == BOB
+    assert table.seats[1].replaced and table.seats[1].bot == "normal" and table.seats[1].user_id == BOB
     await service.idle()
     assert [n.kind for n in recorder.notices] == [NoticeKind.REPLACED]
     table = await service.get(table.id)

@@ -6,9 +6,9 @@ import itertools
 
 from engine.buttons import RULES
 from engine.buttons.actions import DECLINE, ROLL, STOP, place, star
-from engine.buttons.bots import Evaluator, GreedyBot, Weights, line_potential, line_potentials
+from engine.buttons.bots import Evaluator, GreedyBot, NormalBot, Weights, line_potential, line_potentials
 from engine.buttons.faces import Colour
-from engine.buttons.state import Cell, PlayerBoard
+from engine.buttons.state import Cell, PlayerBoard, Status
 from engine.core import Prompt
 from engine.play import run_game
 from engine.rng import Rng
@@ -115,3 +115,46 @@ def test_line_potentials_agree_with_the_one_cell_version() -> None:
         stars = {(rng.die(), rng.die()) for _ in range(rng.below(14))}
         every = line_potentials(frozenset(stars))
         assert all(every[(r, c)] == line_potential(stars, (r, c)) for r in range(1, 7) for c in range(1, 7))
+
+
+ELEVEN = [(1, 1), (1, 2), (1, 3), (1, 4), (2, 1), (2, 2), (2, 3), (2, 4), (3, 1), (3, 2), (3, 3)]
+"""Eleven stars on one board with no line of five."""
+
+
+def test_normal_stops_at_eleven_stars_when_stopping_ends_the_game_in_front() -> None:
+    # Fault: at 11 stars with 3 buttons it rolled, though opting out reaches 12 and ends the game ahead.
+    state = new_state(2)
+    state.boards[0].stars = list(ELEVEN)
+    state.boards[0].buttons = [(5, 1), (5, 3), (5, 5)]
+    state.boards[1].stars = [(6, 6), (4, 6)]
+    (prompt,) = RULES.prompts(state)
+    assert NormalBot(race=False).choose(state, prompt, Rng(0)) == ROLL, "the fault, without the race"
+    assert RULES.bot_action(state, prompt, "normal") == STOP
+    assert RULES.bot_action(state, prompt, "hard") == STOP
+
+
+def test_normal_never_opts_out_into_a_certain_loss() -> None:
+    # The opponent opted out with 11 stars and a button: 12 for sure, and the game ends this round.
+    # On a crowded board with 3 dice the old bot opted out, ending the game at 6 + a few stars
+    # against 12; only rolling on can still win.
+    state = new_state(2)
+    state.boards[1].stars = list(ELEVEN)
+    state.boards[1].buttons = [(6, 6)]
+    state.boards[1].status = Status.OPTED_OUT
+    state.pool = 3
+    state.boards[0].stars = [(1, 4), (1, 6), (2, 6), (4, 1), (6, 4), (6, 6)]
+    state.boards[0].buttons = list(BUSY)
+    (prompt,) = RULES.prompts(state)
+    assert prompt.options == (ROLL, STOP)
+    assert NormalBot(race=False).choose(state, prompt, Rng(0)) == STOP, "the fault, without the race"
+    assert RULES.bot_action(state, prompt, "normal") == ROLL
+    assert RULES.bot_action(state, prompt, "hard") == ROLL
+
+
+def test_old_stored_policy_names_still_play() -> None:
+    state = new_state(2)
+    (prompt,) = RULES.prompts(state)
+    assert RULES.policy("greedy") == "normal" and RULES.policy("random") == "random"
+    assert RULES.policy("no such bot") == "normal"
+    assert RULES.levels() == ("easy", "normal", "hard")
+    assert RULES.bot_action(state, prompt, "greedy") == RULES.bot_action(state, prompt, "normal")

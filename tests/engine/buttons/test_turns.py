@@ -88,9 +88,14 @@ def test_a_button_placed_with_the_gold_dice_allows_stopping() -> None:
     assert prompt.options == (ROLL, STOP) and prompt.default == STOP
 
 
-@pytest.mark.parametrize(("seats", "taken"), [(2, 2), (3, 1), (4, 1)])
-def test_stopping_takes_plain_dice_out_of_the_pool(seats: int, taken: int) -> None:
+@pytest.mark.parametrize(
+    ("seats", "two_dice", "taken"), [(2, False, 1), (2, True, 2), (3, False, 1), (4, True, 1)]
+)
+def test_stopping_takes_plain_dice_out_of_the_pool(seats: int, two_dice: bool, taken: int) -> None:
+    # The seed: the player "takes one of the black dice", with 2 players too; two per exit
+    # with 2 players is a table option (rules/README.md).
     state = new_state(seats)
+    state.two_dice_2p = two_dice
     state.boards[0].buttons = [(1, 1)]
     state, events = act(state, 0, STOP)
     assert state.boards[0].status is Status.OPTED_OUT
@@ -127,10 +132,10 @@ def test_bust_with_nobody_else_able_to_place_passes_the_turn_at_once() -> None:
     only_in(state, [0])
     state.boards[0].buttons = [(1, 2)]
     # Row 1: (1,1) (1,3) beside (1,2), (1,2) taken; with dice 1, 2, 3, 3 nothing is legal.
-    rig(state, 1, 1, 2, 3)
+    rig(state, 1, 1, 2, 3, 3)
     state, events = act(state, 0, ROLL)
     assert [e.kind for e in events][:2] == ["roll", "bust"]
-    assert events[1].data["dice"] == 2, "two dice in a 2-player game"
+    assert events[1].data["dice"] == 1, "one die in a 2-player game, as the seed says"
     assert "place" not in [p.kind for p in RULES.prompts(state)]
     assert state.round == 2, "nobody was left in, so the round ended"
 
@@ -155,11 +160,11 @@ def test_the_last_player_in_rolls_again_and_again_with_the_dice_left() -> None:
     assert state.active == 2 and state.phase is Phase.TURN
 
 
-@pytest.mark.parametrize("seats", [2, 3])
-def test_the_last_player_in_rolls_two_plain_dice_with_2_or_3_players(seats: int) -> None:
+@pytest.mark.parametrize(("seats", "pool"), [(2, 3), (3, 2), (4, 1)])
+def test_the_last_player_in_rolls_one_plain_die_per_player_out_fewer(seats: int, pool: int) -> None:
     state = new_state(seats)
     only_in(state, [0])
-    assert state.pool == 2
+    assert state.pool == pool
 
 
 def test_turn_order_is_clockwise_skipping_players_out() -> None:
@@ -190,3 +195,28 @@ def test_a_bust_on_the_first_roll_loses_nothing_but_the_round() -> None:
     assert RULES.describe(events[1]) == "Player 1 busts, and is out of the round (1 die set aside)."
     assert state.boards[0].status is Status.BUSTED and len(state.boards[0].stars) == 6
     assert state.pool == 3
+
+
+def test_two_dice_per_exit_is_a_table_option_off_by_default() -> None:
+    assert RULES.setup(2, {}, 1).two_dice_2p is False
+    state = RULES.setup(2, {"two_dice_2p": True}, 1)
+    assert state.two_dice_2p and state.dice_per_exit() == 2
+    assert RULES.decode(RULES.encode(state)).two_dice_2p
+
+
+def test_the_board_remembers_who_rolled_and_whether_it_busted() -> None:
+    state = new_state(2)
+    state.boards[0].buttons = [(1, 2)]
+    rig(state, 1, 1, 2, 3, 3, 3)
+    state, _ = act(state, 0, ROLL)
+    state, _ = act(state, 1, DECLINE)
+    assert state.active == 1 and state.phase is Phase.TURN
+    assert state.roll is not None and state.roll.seat == 0 and state.roll.bust
+
+
+def test_round_one_is_announced_at_the_start_like_later_rounds() -> None:
+    state = RULES.setup(3, {}, 5)
+    (event,) = RULES.opening(state)
+    assert event.kind == "round" and event.data["round"] == 1 and event.data["starter"] == state.starter
+    line = RULES.describe(event, ["Ann", "Bob", "Cy"])
+    assert line.startswith("Round 1 begins;") and "holds the red card" in line and "Bonus colours:" in line

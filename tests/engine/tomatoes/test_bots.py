@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+from engine.core import Action, Prompt
 from engine.play import run_game
 from engine.tomatoes import RULES
-from engine.tomatoes.bots import GreedyBot
-from tests.engine.tomatoes.helpers import end_turn, place, position, prompt
+from engine.tomatoes.bots import GreedyBot, _Judge
+from engine.tomatoes.rules import KEEP
+from engine.tomatoes.state import Colour, Phase, TomatoState
+from tests.engine.tomatoes.helpers import die, end_turn, place, position, prompt
 
 
-def test_both_policies_exist() -> None:
-    assert set(RULES.bots()) == {"random", "greedy"}
-    assert isinstance(RULES.bots()["greedy"], GreedyBot)
+def test_the_three_levels_exist_and_old_names_still_play() -> None:
+    assert set(RULES.bots()) == {"random", "easy", "normal", "hard"}
+    assert RULES.levels() == ("easy", "normal", "hard")
+    assert isinstance(RULES.bots()["normal"], GreedyBot)
+    assert RULES.policy("greedy") == "normal" and RULES.policy("random") == "random"
+    state = position(2, rolled=("r6",))
+    assert RULES.bot_action(state, prompt(state), "greedy") == RULES.bot_action(
+        state, prompt(state), "normal"
+    )
 
 
 def test_greedy_beats_random_in_at_least_80_percent_of_two_player_games() -> None:
@@ -63,3 +72,48 @@ def test_greedy_clears_its_zero_vines() -> None:
     state, _ = end_turn(state)
     action = RULES.bot_action(state, prompt(state), "greedy")
     assert action.kind == "clear"
+
+
+def _choice(state: TomatoState) -> Action:
+    return RULES.bot_action(state, prompt(state), "normal")
+
+
+def test_normal_counts_no_karma_above_the_end_of_turn_cap() -> None:
+    # A red 6 completes the opponent's vine of 6s (6 karma to the bot) or seeds its own token.
+    vines = {(1, 0): ["r6", "r6", "r6"]}
+    roomy = position(2, rolled=("r6",), vines=vines, karma={0: 0})
+    assert _choice(roomy)["owner"] == 1, "with room for the karma, completing pays"
+    capped = position(2, rolled=("r6",), vines=vines, karma={0: 6})
+    assert _choice(capped)["owner"] == 0, "at the cap the karma would be cut at the end of the turn"
+
+
+def test_normal_never_cleans_a_vine_once_its_track_is_full() -> None:
+    # Karma above the cap is free to spend, but a full track freezes the vines: they only score.
+    # The old bot cleaned (or flipped) its own frozen vine 2-2 worth 1 here.
+    state = position(2, rolled=("b3",), vines={(0, 0): ["r2", "b2"]}, karma={0: 12})
+    state.players[0].slots = list(position(2, slots={0: [1, 2, 3, 4, 5, 6]}).players[0].slots)
+    state.bushel[Colour.RED] -= 6
+    action = _choice(state)
+    assert action.kind not in ("clean", "flip"), action
+    state.phase, state.rolled = Phase.CLEAR, []
+    state.players[0].tokens[0].dice = [die("b1")]
+    assert RULES.bot_action(state, Prompt(0, "clear", (Action.of("clear", token=0), KEEP)), "normal") == KEEP
+
+
+def test_normal_does_not_harvest_its_own_zero_vine_when_it_can_do_otherwise() -> None:
+    # Red 2 completes the own vine 2-2-2 worth 0 (two black dice) into slot 1, or seeds a token.
+    vines = {(0, 0): ["r2", "b2", "b2"], (1, 0): ["r6", "r6"], (1, 1): ["r5"], (1, 2): ["r5", "r5"]}
+    action = _choice(position(2, rolled=("r2",), vines=vines))
+    assert action.kind != "place" or action["token"] != 0 or action["owner"] != 0, action
+
+
+def test_normal_values_an_opponents_three_dice_vine_of_six_near_its_harvest() -> None:
+    view = position(2, rolled=("g1",), vines={(1, 0): ["r6", "r6", "r6"]})
+    assert _Judge(view, 0).worths[1][0] >= 0.7 * 6
+
+
+def test_solo_normal_does_not_buy_karma_with_an_early_harvest() -> None:
+    # Solo scores matched slots only: a vine of 6s harvested into slot 1 scores no match, and the
+    # 6 karma it brings count for nothing at the end; seeding a token keeps the 6 for later.
+    state = position(1, rolled=("r6",), vines={(0, 0): ["r6", "r6", "r6"]}, karma={0: 3})
+    assert _choice(state)["token"] != 0

@@ -6,7 +6,8 @@ import pytest
 
 from engine.core import Action, IllegalAction
 from engine.tomatoes import RULES
-from engine.tomatoes.state import Colour, TomatoState
+from engine.tomatoes.rules import ROLL
+from engine.tomatoes.state import Colour, Phase, TomatoState
 from tests.engine.tomatoes.helpers import act, end_turn, kinds, place, position, prompt
 
 
@@ -169,3 +170,18 @@ def test_karma_spent_after_earning_it_in_the_same_turn() -> None:
     assert offered(state, "set_value") == []
     state, _ = place(state, 0, 1, 0)
     assert state.players[0].karma == 6 and offered(state, "set_value")
+
+
+def test_karma_may_be_spent_before_the_first_roll() -> None:
+    # "at any time during active player's turn": with nothing rolled yet, on vines only.
+    state = position(2, vines={(1, 0): ["r6", "r6", "r6"], (0, 1): ["r2"]}, karma={0: 5})
+    state.phase, state.rolled = Phase.ROLL, []
+    (prompt,) = RULES.prompts(state)
+    assert prompt.options[0] == ROLL and prompt.default == ROLL
+    kinds = {a.kind for a in prompt.options}
+    assert kinds == {"roll", "clean", "flip"}
+    clean = Action.of("clean", owner=1, token=0)
+    state = RULES.apply(state, 0, clean).state
+    assert state.phase is Phase.ROLL and not state.players[1].tokens[0].dice
+    assert state.players[0].karma == 2
+    assert RULES.prompts(state)[0].kind == "roll"

@@ -134,7 +134,7 @@ def test_apply_refuses_what_is_not_offered_without_building_the_prompt() -> None
     assert RULES.apply(state, 0, place_action(0, 0, 0)).state.players[0].tokens[0].dice
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "easy", "normal", "hard"])
 def test_bots_never_write_to_their_view_and_never_see_the_generator(policy: str) -> None:
     for players, seed in ((2, 1), (4, 2), (1, 3)):
         state = RULES.setup(players, {"pick_colours": seed == 2}, seed)
@@ -156,7 +156,7 @@ def test_bot_action_plays_the_same_games_as_with_a_full_copy() -> None:
     state = RULES.setup(3, None, 11)
     for move in game.record.moves:
         (prompt,) = RULES.prompts(state)
-        policy = "random" if move.seat == 1 else "greedy"
+        policy = "random" if move.seat == 1 else "normal"
         rng = Rng.from_seed(state.version, move.seat)
         assert RULES.bots()[policy].choose(RULES.view(state, move.seat), prompt, rng) == move.action
         state = RULES.apply(state, move.seat, move.action).state

@@ -106,3 +106,46 @@ def test_prompt_context_describes_the_roll() -> None:
     context = dict(prompt.context)
     assert context["colours"] == ("red", "black") and context["values"] == (3, 2)
     assert context["placeable"] == (0,) and context["karma"] == 4 and context["must_place"] is True
+
+
+def test_one_point_is_singular() -> None:
+    data = {"owner": 0, "seat": 0, "token": 0, "slot": 2, "value": 1, "points": 1, "bonus": 0, "star": False}
+    line = RULES.describe(Event(Ev.HARVEST, data | {"seed": {"colour": "red", "value": 1}}))
+    assert line.endswith(": 1 point.") and "1 points" not in line
+    assert "(+1 point)" in RULES.describe(Event(Ev.FIRST_TO_SIX, {"owner": 0, "bonus": 1}))
+
+
+def _solo_lines() -> list[str]:
+    lines = []
+    for seed in range(12):
+        game = run_game(RULES, 1, seed)
+        lines += [RULES.describe(event) for _, event in game.events]
+    return lines
+
+
+def test_solo_has_its_own_wording() -> None:
+    lines = _solo_lines()
+    text = "\n".join(lines)
+    assert "passed to them" not in text and "kept from the last turn" in text
+    assert "first to harvest six" not in text
+    assert "bonus" not in text and "points" not in text, "solo scoring counts matched slots only"
+    assert any("a match, golden star" in line for line in lines)
+    assert "Sixth tomato harvested: the game ends with this turn." in lines
+    assert "Final round" not in text
+
+
+def test_solo_end_gives_the_true_reason() -> None:
+    stuck = Event(Ev.GAME_END, {"reason": "solo_out_of_dice", "held": 2})
+    assert RULES.describe(stuck) == (
+        "Game over: the bushel is empty and the 2 dice left (black or gold) can never be placed:"
+        " only a red die seeds a vine."
+    )
+    empty = Event(Ev.GAME_END, {"reason": "solo_out_of_dice", "held": 0})
+    assert RULES.describe(empty) == "Game over: the bushel is empty and no dice are left to play."
+
+
+def test_the_first_players_first_turn_is_logged() -> None:
+    state = RULES.setup(3, None, 4)
+    (event,) = RULES.opening(state)
+    assert event.kind == Ev.TURN and event.data["seat"] == state.first_seat == state.active
+    assert RULES.describe(event, ["Ann", "Bob", "Cy"]) == f"{['Ann', 'Bob', 'Cy'][state.active]}'s turn 1."

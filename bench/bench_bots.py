@@ -1,0 +1,154 @@
+"""Bot levels head to head: win rates per pair of levels and time per move per level.
+
+Run by hand (not a test), for example:
+    .venv/bin/python bench/bench_bots.py --games 400 --jobs 2
+    .venv/bin/python bench/bench_bots.py --game buttons --games 100 --budget 600
+
+2-player pairs: hard v normal, normal v easy, easy v random, each over seeds 0..games-1 with
+the seats swapped on odd seeds. Diced Tomatoes also plays 3- and 4-player tables of one hard
+bot (its seat turning with the seed) against normal bots. Every bot move is timed, by level.
+`--budget` bounds the wall time: games not started by then are left out and the counts say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from timing import nearest_rank
+
+from engine.games import get_rules
+
+PAIRS = (("hard", "normal"), ("normal", "easy"), ("easy", "random"))
+"""The 2-player match-ups: the stronger level first."""
+TABLES = {"tomatoes": (3, 4)}
+"""Games that also play one hard bot against normal bots at these table sizes."""
+GOALS = {"hard v normal": 0.65, "normal v easy": 0.75, "easy v random": 0.60}
+"""The share of games the stronger level must win (issue 14)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game to play: the game, one policy per seat and the seed."""
+
+    game: str
+    policies: tuple[str, ...]
+    seed: int
+    label: str
+    """The match-up it counts for."""
+    hero: int
+    """The seat of the level the match-up is about (the stronger one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What one game gave: the hero's rank share and every bot move's time by level."""
+
+    job: Job
+    share: float
+    """1 for a sole win, 1/k for a k-way tie for first, 0 otherwise."""
+    times: dict[str, list[float]]
+
+
+def play(job: Job) -> Result:
+    """Play one game to its end, timing each bot decision."""
+    rules = get_rules(job.game)
+    state = rules.setup(len(job.policies), None, job.seed)
+    times: dict[str, list[float]] = defaultdict(list)
+    while (outcome := rules.outcome(state)) is None:
+        prompt = rules.prompts(state)[0]
+        policy = job.policies[prompt.seat]
+        start = time.perf_counter()
+        action = rules.bot_action(state, prompt, policy)
+        times[policy].append(time.perf_counter() - start)
+        state = rules.apply(state, prompt.seat, action).state
+    winners = outcome.winners
+    share = 1 / len(winners) if job.hero in winners else 0.0
+    return Result(job, share, dict(times))
+
+
+def jobs(games: Sequence[str], count: int, only: str = "") -> Iterator[Job]:
+    """Every game of the run, interleaved so a cut-off run still samples every match-up."""
+    plans: list[list[Job]] = []
+    for game in games:
+        for strong, weak in PAIRS:
+            label = f"{game} 2p {strong} v {weak}"
+            plans.append(
+                [
+                    Job(game, (strong, weak) if seed % 2 == 0 else (weak, strong), seed, label, seed % 2)
+                    for seed in range(count)
+                ]
+            )
+        for seats in TABLES.get(game, ()):
+            label = f"{game} {seats}p hard v {seats - 1} normal"
+            plan = []
+            for seed in range(count):
+                hero = seed % seats
+                policies = tuple("hard" if seat == hero else "normal" for seat in range(seats))
+                plan.append(Job(game, policies, seed, label, hero))
+            plans.append(plan)
+    plans = [plan for plan in plans if only in plan[0].label]
+    for index in range(count):
+        for plan in plans:
+            yield plan[index]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("tomatoes", "buttons", "all"), default="all")
+    parser.add_argument("--games", type=int, default=400, help="seeds per match-up")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--budget", type=float, default=3600.0, help="wall-clock seconds at most")
+    parser.add_argument(
+        "--only", default="", help="only match-ups whose label holds this text, e.g. '2p hard'"
+    )
+    args = parser.parse_args(argv)
+    games = ("tomatoes", "buttons") if args.game == "all" else (args.game,)
+
+    shares: dict[str, list[float]] = defaultdict(list)
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    start = time.monotonic()
+    cut = False
+    with multiprocessing.Pool(args.jobs) as pool:
+        for result in pool.imap_unordered(play, jobs(games, args.games, args.only), chunksize=1):
+            shares[result.job.label].append(result.share)
+            for level, spent in result.times.items():
+                times[(result.job.game, level)].extend(spent)
+            if time.monotonic() - start > args.budget:
+                cut = True
+                pool.terminate()
+                break
+    wall = time.monotonic() - start
+
+    print(
+        f"Bot levels, {args.games} seeds per match-up asked, {wall:.0f} s wall"
+        + (" (cut by --budget)" if cut else "")
+    )
+    print(f"\n{'match-up':42} {'games':>5} {'stronger wins':>13}  goal")
+    for label in sorted(shares):
+        got = shares[label]
+        rate = sum(got) / len(got)
+        goal = GOALS.get(label.split(" ", 2)[2])
+        if goal is None:
+            seats = int(label.split(" ")[1].rstrip("p"))
+            mark = f"fair share {1 / seats:.0%}"
+        else:
+            mark = f">= {goal:.0%} {'met' if rate >= goal else 'NOT met'}"
+        print(f"{label:42} {len(got):5d} {rate:12.1%}   {mark}")
+    print(f"\n{'time per move':22} {'moves':>7} {'p50':>9} {'p95':>9} {'max':>9}")
+    for (game, level), spent in sorted(times.items()):
+        print(
+            f"{game + ' ' + level:22} {len(spent):7d} {nearest_rank(spent, 0.5) * 1e3:7.2f}ms"
+            f" {nearest_rank(spent, 0.95) * 1e3:7.2f}ms {max(spent) * 1e3:7.1f}ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
