@@ -733,7 +733,8 @@ class TableService:
                         self._bot_tasks.pop(table_id, None)
                         return
                     policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
-                    action = table.rules.bot_action(table.state, prompt, policy)
+                    # A hard bot thinks for a good part of a second: off the event loop.
+                    action = await asyncio.to_thread(table.rules.bot_action, table.state, prompt, policy)
                     transition = table.rules.apply(table.state, prompt.seat, action)
                     update = await self._commit(
                         table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from cogs.games.base import Choice, GameUI, Tone
-from engine.core import Action, Event, Prompt
+from engine.core import Action, Event, Prompt, Scalar
 
 COLOUR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
 
@@ -108,14 +108,21 @@ class ButtonsUI(GameUI):
         """A "turn" event opens each turn."""
         return event.kind == "turn"
 
+    def option_summary(self, options: Mapping[str, Scalar]) -> str:
+        """The one table option: how many plain dice a player takes when leaving the round."""
+        if options.get("two_dice_2p"):
+            return "Variant: two plain dice per exit with 2 players"
+        return "Leaving the round takes one plain die"
+
 
 UI = ButtonsUI()
 
 
 @app_commands.command(name="buttons", description="Open a Buttons table (2-4 players) in this channel")
-async def play_command(interaction: discord.Interaction[Any]) -> None:
+@app_commands.describe(two_dice="With 2 players, leaving the round takes two plain dice (default off: one)")
+async def play_command(interaction: discord.Interaction[Any], two_dice: bool = False) -> None:
     """/play buttons: open a lobby."""
     # Imported here: the platform imports every game module, so a top-level import would cycle.
     from cogs.platform.lobby import open_lobby
 
-    await open_lobby(interaction, UI.game_id, {})
+    await open_lobby(interaction, UI.game_id, {"two_dice_2p": two_dice})

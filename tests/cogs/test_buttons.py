@@ -182,3 +182,12 @@ def test_the_viewer_s_legal_cells_reach_the_buttons_renderer(monkeypatch: pytest
     calls.clear()
     presenter.render_board(replace(table, state=answered, version=answered.version), gold.seat)
     assert calls == [(gold.seat, {})]
+
+
+async def test_two_dice_per_exit_is_a_table_option_off_by_default(world: Harness) -> None:
+    await world.alice.slash(world.channel, "play buttons")
+    await world.alice.slash(world.channel, "play buttons", two_dice=True)
+    plain, variant = await world.bot.tables.tables_in_channel(world.channel.id)
+    assert plain.options["two_dice_2p"] is False and variant.options["two_dice_2p"] is True
+    lobbies = [m.content for m in world.channel.history() if "Buttons" in m.content]
+    assert any("one plain die" in c for c in lobbies) and any("two plain dice" in c for c in lobbies)
