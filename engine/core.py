@@ -452,13 +452,21 @@ def replay(rules: Rules[S], record: Record) -> list[S]:
 
 def play(rules: Rules[S], history: list[S], seat: int, action: Action) -> list[S]:
     """Apply one logged action (UNDO included) to a history whose last state is current."""
+    return advance(rules, history, seat, action)[0]
+
+
+def advance(
+    rules: Rules[S], history: list[S], seat: int, action: Action
+) -> tuple[list[S], tuple[Event, ...]]:
+    """`play`, also returning the events the action produced."""
     current = history[-1]
     if action == UNDO:
         if len(history) < 2:
             raise IllegalAction("nothing of yours can be taken back now")
-        restored = rules.undo(current, seat, history[-2]).state
-        return [*history[:-2], restored]
-    new = rules.apply(current, seat, action).state
+        undone = rules.undo(current, seat, history[-2])
+        return [*history[:-2], undone.state], undone.events
+    done = rules.apply(current, seat, action)
+    new = done.state
     # Keep exactly the earlier states that undo can still return to.
     kept = history[len(history) - new.undo_depth :] if new.undo_depth else []
-    return [*kept, new]
+    return [*kept, new], done.events

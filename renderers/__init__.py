@@ -33,6 +33,11 @@ def _module(game_id: str) -> ModuleType:
         raise NoRenderer(f"no board image for the game {game_id!r}") from None
 
 
+def module(game_id: str) -> ModuleType:
+    """The renderer module of `game_id`: its `render`, and its optional `PNG_LEVEL` and `turn_key`."""
+    return _module(game_id)
+
+
 def renderer(game_id: str) -> Renderer:
     """The function drawing `game_id`'s view as an image."""
     draw: Renderer = _module(game_id).render

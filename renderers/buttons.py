@@ -478,3 +478,9 @@ def _note(canvas: Canvas, x: int, cy: int, note: Note) -> None:
     else:
         fill = palette.STAR if kind == "line" else palette.ACTIVE
         canvas.pill(x, cy - 15, text, TEXT_MIN, fill)
+
+
+def turn_key(state: ButtonsState) -> tuple[int, int]:
+    """What changes when a new turn starts (the replay draws one frame per turn): the round and the
+    seat whose turn it is, so the answers to one roll, given at once by several seats, stay one turn."""
+    return state.round, state.active

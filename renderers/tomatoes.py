@@ -479,3 +479,9 @@ def _legend(canvas: Canvas, box: Box, entries: list[tuple[int, Mark, str]]) -> N
         canvas.text(
             (box.x + x + mark_w + 8, cy), words, TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
         )
+
+
+def turn_key(state: TomatoState) -> tuple[int, int]:
+    """What changes when a new turn starts (the replay draws one frame per turn): the player and
+    their turn count, so a solo game gets a frame per turn too."""
+    return state.active, state.players[state.active].turns
