@@ -1,0 +1,350 @@
+"""Troyes through Discord: whole games from /play troyes to the final scores, across a restart,
+with the clicks counted, and no secret (VP, characters) in anything public before the end."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import renderers
+from cogs.games import get_ui
+from cogs.games.troyes import RULES_TEXT
+from cogs.platform import ids, presenter
+from cogs.platform.layout import main_entries
+from engine.core import Action, Prompt
+from engine.games import get_rules
+from engine.rng import Rng
+from engine.troyes.data import characters
+from engine.troyes.kinds import HIDDEN, Phase
+from tables.models import TableStatus
+from tests.cogs import helpers
+from tests.cogs.conftest import Harness
+from tests.cogs.helpers import buttons, play_option, table_of, user_of
+from tests.cogs.test_limits import check_prompt
+from tests.cogs.test_lobby import lobby_now, private_answer, slash_answer
+
+NAMES = ["Ann", "Bob", "Carol", "Dee"]
+MOVES_BEFORE_RESTART = 40
+ACTION_STARTS = frozenset({"turn", "setup_place"})
+"""Prompt kinds that open a new action of their seat (countering is counted per black die)."""
+
+
+# -- layout over random games, without Discord -------------------------------------------
+
+
+def random_prompts(players: int, seed: int) -> Iterator[tuple[Any, Prompt, int]]:
+    """(public view, prompt, version) of every decision of a game with mixed greedy and random bots."""
+    rules = get_rules("troyes")
+    state = rules.setup(players, {"tiebreak": False}, seed=seed)
+    rng = Rng.from_seed(seed)
+    while prompts := rules.prompts(state):
+        prompt = prompts[0]
+        yield rules.view(state, None), prompt, state.version
+        policy = "random" if rng.below(3) == 0 else "greedy"
+        state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt, policy)).state
+    assert rules.outcome(state) is not None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_troyes_prompt_fits_discord_and_takes_one_click(players: int) -> None:
+    ui = get_ui("troyes")
+    names = ["Bartholomew the Magnificent", "张伟🍅", "x" * 32, "Émile"][:players]
+    checked = 0
+    for view, prompt, version in random_prompts(players, seed=40 + players):
+        check_prompt(view, (prompt,), version + 10**6, names, "troyes")
+        entries = main_entries(1, version, ui, view, (prompt,), NAMES)
+        # Each option is its own entry of the first step: one click answers the prompt.
+        assert all(isinstance(e.ref, ids.ActRef) for e in entries)
+        assert len(entries) == len(prompt.options)
+        labels = [e.label for e in entries]
+        same = [a for a, label in zip(prompt.options, labels, strict=True) if labels.count(label) > 1]
+        assert all(a.kind == "die" for a in same), f"only identical dice read the same: {labels}"
+        assert all(len(label) <= 80 for label in labels), "labels fit without a cut"
+        question = ui.question(view, prompt, NAMES)
+        assert "your move" not in question, f"{prompt.kind} has its own question"
+        checked += 1
+    assert checked > 100
+
+
+def test_labels_say_what_a_choice_costs_and_gives() -> None:
+    ui = get_ui("troyes")
+    seen: dict[str, set[str]] = {}
+    for players in (2, 3):
+        for view, prompt, _ in random_prompts(players, seed=7 + players):
+            for action in prompt.options:
+                label = ui.choice(view, prompt, action, NAMES).single_label
+                seen.setdefault(f"{prompt.kind}/{action.kind}", set()).add(label)
+    assert "Pass (+2 deniers)" in seen["turn/pass"]
+    assert "Re-roll a die (1 influence)" in seen["turn/reroll"]
+    card = re.compile(
+        r"^[A-Z][\w ]+: (red|white|yellow|any colour), divide by \d, (hire \d deniers|your tradesman)$"
+    )
+    assert any(card.match(label) for label in seen["turn/target"]), seen["turn/target"]
+    assert any(label.endswith("(buy: 4 deniers)") for label in seen["dice/die"])
+    assert any("'s " in label and "(buy: 2 deniers)" in label for label in seen["dice/die"])
+    assert any(label.startswith("Done: ") and "activation" in label for label in seen["dice/done"])
+    assert any("(counts " in label for label in seen["counter/die"]), "red dice count double"
+    assert not any("?" in label or "None" in label for labels in seen.values() for label in labels)
+
+
+def test_the_merchant_reads_as_printed() -> None:
+    rules = get_rules("troyes")
+    state = rules.setup(2, {"tiebreak": False}, seed=5)
+    slot = next(i for i, c in enumerate(state.cards) if c.colour.value == "yellow" and c.level == 1)
+    state.cards[slot].id, state.cards[slot].revealed = "Y1b", True
+    prompt = Prompt(0, "turn", (Action.of("target", t=f"card:{slot}"),))
+    choice = get_ui("troyes").choice(rules.view(state, None), prompt, prompt.options[0], NAMES)
+    assert choice.single_label == "Merchant: yellow, divide by 3, hire 2 deniers"
+    state.cards[slot].spaces[0] = 0
+    choice = get_ui("troyes").choice(rules.view(state, None), prompt, prompt.options[0], NAMES)
+    assert choice.single_label == "Merchant: yellow, divide by 3, your tradesman"
+
+
+def test_rules_summary_is_short_and_says_where_the_estimates_are() -> None:
+    assert len(RULES_TEXT) < 4000
+    assert "engine/troyes/DATA.md" in RULES_TEXT and "estimate" in RULES_TEXT
+
+
+# -- whole games through simcord ----------------------------------------------------------
+
+
+@dataclass
+class Clicks:
+    """Clicks through the Discord layer, by action type and by seat."""
+
+    per_type: Counter[str] = field(default_factory=Counter)
+    actions: Counter[str] = field(default_factory=Counter)
+    per_seat: Counter[int] = field(default_factory=Counter)
+    current: dict[int, str] = field(default_factory=dict)
+    last_kind: dict[int, str] = field(default_factory=dict)
+
+    def action_type(self, prompt: Prompt, chosen: Any) -> str:
+        """The action a click belongs to, opening a new one where the prompt starts one."""
+        seat, kind = prompt.seat, prompt.kind
+        fresh_counter = kind == "counter" and not dict(prompt.context).get("chosen")
+        if kind in ACTION_STARTS or (fresh_counter and self.last_kind.get(seat) not in ("reroll", "flip")):
+            self.current[seat] = type_of(prompt, chosen)
+            self.actions[self.current[seat]] += 1
+        self.last_kind[seat] = kind
+        return self.current.get(seat, kind)
+
+    def report(self) -> str:
+        """Clicks per action of each type, and per seat."""
+        rows = [
+            f"{kind}: {self.actions[kind]} actions, {self.per_type[kind]} clicks,"
+            f" {self.per_type[kind] / max(1, self.actions[kind]):.2f} per action"
+            for kind in sorted(self.per_type)
+        ]
+        return "\n".join([*rows, f"per seat: {dict(sorted(self.per_seat.items()))}"])
+
+
+def type_of(prompt: Prompt, action: Any) -> str:
+    """An action's type for the click counts."""
+    if prompt.kind == "setup_place":
+        return "setup placement"
+    if prompt.kind.startswith("counter"):
+        return "black dice"
+    if action.kind == "target":
+        kind = str(action["t"]).split(":")[0]
+        return {
+            "card": "activate a card",
+            "building": "place a citizen",
+            "cathedral": "build the cathedral",
+            "event": "fight an event",
+            "agriculture": "agriculture",
+        }.get(kind, kind)
+    return {"reroll": "re-roll", "flip": "turn dice over", "citizen": "buy a citizen"}.get(
+        action.kind, action.kind
+    )
+
+
+async def open_troyes(world: Harness, *, tiebreak: bool = False) -> Any:
+    """/play troyes by alice; bob joins, a bot is added, alice starts; returns the table."""
+    result = await world.alice.slash(world.channel, "play troyes", tiebreak=tiebreak)
+    assert "is open" in slash_answer(result)
+    lobby = world.channel.last_message
+    assert lobby is not None and "Troyes" in lobby.content
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Add bot")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert world.thread().name == "🏰 Troyes #1"
+    await world.idle()
+    return await table_of(world)
+
+
+async def play_counted(world: Harness, clicks: Clicks, monkeypatch: pytest.MonkeyPatch, *, moves: int) -> int:
+    """The humans to move answer `moves` prompts greedily through the board; clicks are counted."""
+    pressed: list[int] = []
+    real_press = helpers.press
+
+    async def counting(*args: Any) -> Any:
+        pressed.append(1)
+        return await real_press(*args)
+
+    monkeypatch.setattr(helpers, "press", counting)
+    played = 0
+    try:
+        while played < moves:
+            await world.idle()
+            table = await table_of(world)
+            humans = [p for p in table.prompts if not table.is_bot(p.seat)]
+            if table.status is not TableStatus.PLAYING or not humans:
+                break
+            prompt = humans[0]
+            action = table.rules.bot_action(table.state, prompt, "greedy")
+            kind = clicks.action_type(prompt, action)
+            user = user_of(world, table.seats[prompt.seat].user_id)
+            before = len(pressed)
+            await play_option(world, user, world.board(), prompt.seat, prompt.options.index(action))
+            clicks.per_type[kind] += len(pressed) - before
+            clicks.per_seat[prompt.seat] += len(pressed) - before
+            played += 1
+    finally:
+        monkeypatch.setattr(helpers, "press", real_press)
+    await world.idle()
+    return played
+
+
+def has_troyes_board() -> bool:
+    """Whether the renderer draws Troyes (boards go out as text only until it does)."""
+    return renderers.has_renderer("troyes")
+
+
+async def test_two_humans_and_a_bot_play_troyes_from_play_to_final_scores_across_a_restart(
+    drawn_world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = drawn_world
+    table = await open_troyes(world, tiebreak=True)
+    assert table.options == {"tiebreak": True}
+    assert [s.is_bot for s in table.seats] == [False, False, True]
+    clicks = Clicks()
+    assert await play_counted(world, clicks, monkeypatch, moves=MOVES_BEFORE_RESTART) == MOVES_BEFORE_RESTART
+    before = await table_of(world)
+    assert before.status is TableStatus.PLAYING
+    board_before = world.board()
+
+    await world.restart()
+    after = await table_of(world)
+    assert after.version == before.version and after.state == before.state
+    assert world.board().id == board_before.id, "the old board's buttons work on after the restart"
+    played = await play_counted(world, clicks, monkeypatch, moves=100_000)
+    assert played > 0
+
+    final = await table_of(world)
+    assert final.status is TableStatus.FINISHED and final.outcome is not None
+    message = world.board()
+    assert message.id == final.board_message_id
+    content = message.content
+    assert "final scores" in content and "Total" not in content
+    for seat in final.seats:
+        assert seat.name in content
+    for player in final.state.players:
+        for card in player.characters:
+            assert characters()[card].name in content, "the final message reveals every character"
+    assert f"{max(final.outcome.scores)} points" in content
+    assert [m for m in world.thread().history() if m.components] == []
+    assert any("won with" in m.content for m in world.channel.history()), "the lobby tells the result"
+    boards = [m for m in world.thread().history() if m.author.id == world.bot.user.id and m.attachments]
+    if has_troyes_board():
+        posted = [m for m in world.thread().history() if m.author.id == world.bot.user.id]
+        assert boards and len(boards) == len([m for m in posted if "table #" in m.content])
+    for board in boards:
+        with Image.open(io.BytesIO(await board.attachments[0].read())) as image:
+            image.load()
+            assert image.width >= 600
+    assert world.env.errors == []
+    actions = sum(clicks.actions.values())
+    assert sum(clicks.per_type.values()) == sum(clicks.per_seat.values()) >= actions > 40
+    print("\n== Troyes clicks through Discord (2 humans + greedy bot) ==\n" + clicks.report())
+
+
+# -- hidden information ----------------------------------------------------------------
+
+
+@dataclass
+class Spy:
+    """Every caption the presenter composed and every public board it drew, with the secrets then."""
+
+    captions: list[tuple[str, bool]] = field(default_factory=list)
+    public_boards: list[tuple[list[int], list[list[str]], bool]] = field(default_factory=list)
+
+
+async def test_no_public_message_board_or_spectator_answer_tells_vp_or_characters(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spy = Spy()
+    real_compose = presenter.compose
+
+    def compose(table: Any, *args: Any, **kwargs: Any) -> Any:
+        board = real_compose(table, *args, **kwargs)
+        spy.captions.append((board.content, table.state.phase is Phase.OVER))
+        return board
+
+    def render(table: Any, seat: int | None = None) -> bytes | None:
+        view = table.view(seat)
+        if seat is None:
+            vp = [p.vp for p in view.players]
+            spy.public_boards.append(
+                (vp, [list(p.characters) for p in view.players], view.phase is Phase.OVER)
+            )
+        return None
+
+    monkeypatch.setattr(presenter, "compose", compose)
+    monkeypatch.setattr(presenter, "render_board", render)
+    table = await open_troyes(world)
+    dealt = {characters()[c].name for p in table.state.players for c in p.characters}
+    assert len(dealt) == len(table.seats), "one secret character each at three players"
+
+    clicks = Clicks()
+    await play_counted(world, clicks, monkeypatch, moves=60)
+    now = await table_of(world)
+    assert now.status is TableStatus.PLAYING and any(p.vp for p in now.state.players), "VP were earned"
+    board = world.board()
+    # Spectator answers: a click on "My hand", a move, and /game show.
+    refused = await world.watcher.click(board, label="My hand")
+    spectator = [private_answer(refused)]
+    first = next(label for label in buttons(board) if label != "My hand")
+    spectator.append(private_answer(await world.watcher.click(board, label=first)))
+    spectator.append(slash_answer(await world.watcher.slash(world.thread(), "game show")))
+    # A player's own "My hand": their VP and character, and nobody else's.
+    for user in (world.alice, world.bob):
+        seat = now.seat_of(user.id)
+        mine = private_answer(await user.click(world.board(), label="My hand"))
+        player = now.state.players[seat]
+        assert f"Your victory points: **{player.vp}**" in mine
+        own = {characters()[c].name for c in player.characters}
+        assert all(name in mine for name in own)
+        assert not any(name in mine for name in dealt - own)
+    await play_counted(world, clicks, monkeypatch, moves=100_000)
+    final = await table_of(world)
+    assert final.status is TableStatus.FINISHED
+
+    log = await world.bot.tables.log(final.id)
+    private_lines = {
+        final.rules.describe(e.event, [s.name for s in final.seats]) for e in log if not e.event.visible(None)
+    }
+    assert private_lines, "the game had private events (VP gains)"
+    public = [text for text, over in spy.captions if not over]
+    public += [m.content for m in world.thread().history() if "final scores" not in m.content]
+    public += [m.content for m in world.channel.history()]
+    public += spectator
+    assert len(public) > 50
+    for text in public:
+        assert "victory points" not in text.lower()
+        assert not any(name in text for name in dealt), text
+        assert not any(line in text for line in private_lines), text
+    drawn = [entry for entry in spy.public_boards if not entry[2]]
+    assert len(drawn) > 20
+    for vp, held, _ in drawn:
+        assert vp == [0] * len(vp), "public boards are drawn without anyone's VP"
+        assert all(card == HIDDEN for cards in held for card in cards), "nor their characters"
+    ended = [entry for entry in spy.public_boards if entry[2]]
+    assert ended and any(ended[-1][0]), "the final board is drawn with everyone's VP"
+    assert all(card != HIDDEN for cards in ended[-1][1] for card in cards), "and every character"
