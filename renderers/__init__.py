@@ -12,7 +12,7 @@ from renderers import png
 
 Renderer = Callable[..., Image.Image]
 
-_MODULES = {"tomatoes": "renderers.tomatoes", "buttons": "renderers.buttons"}
+_MODULES = {"tomatoes": "renderers.tomatoes", "buttons": "renderers.buttons", "troyes": "renderers.troyes"}
 """Game id -> the module whose `render(view, viewer, names)` draws it (imported on first use)."""
 
 

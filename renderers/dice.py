@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from renderers import palette
 from renderers.palette import RGB
-from renderers.shapes import SCALE, star_points
+from renderers.shapes import SCALE, star_points, supersampled
 from renderers.text import font
 
 
@@ -100,3 +100,32 @@ def die(value: int, style: DieStyle, size: int) -> Image.Image:
     else:
         draw.text((s / 2, s / 2), style.letter, font=font(round(s * 0.5)), fill=style.pip, anchor="mm")
     return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def letter_size(size: int) -> int:
+    """The font size of the letter on a blank face `size` pixels square, as it ends up on the board."""
+    return round(size * 0.5)
+
+
+def number_size(size: int) -> int:
+    """The font size of the number on a numbered die `size` pixels square."""
+    return round(size * 0.62)
+
+
+@lru_cache(maxsize=256)
+def numbered(value: int, style: DieStyle, size: int) -> Image.Image:
+    """An RGBA die `size` pixels square showing `value` as a number, for boards that sum dice."""
+
+    def paint(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+        edge = max(SCALE, round(w * style.edge_ratio))
+        draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=w * 0.18, fill=style.edge)
+        draw.rounded_rectangle(
+            (edge, edge, w - 1 - edge, h - 1 - edge), radius=w * 0.18 - edge, fill=style.fill
+        )
+
+    icon = supersampled(size, size, paint)
+    # The number is drawn at its final size, so FreeType hints it for the pixels it lands on.
+    ImageDraw.Draw(icon).text(
+        (size / 2, size / 2), str(value), font=font(number_size(size)), fill=style.pip, anchor="mm"
+    )
+    return icon

@@ -8,7 +8,7 @@ from renderers import dice, palette, png, shapes
 from renderers.dice import DieStyle
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import fit, font, width
+from renderers.text import PHONE_WIDTH, fit, font, shown_height, width
 
 __all__ = ["Box", "Canvas", "DieStyle", "dice", "font", "palette", "shapes"]
 
@@ -19,6 +19,15 @@ class Canvas:
     def __init__(self, w: int, h: int, background: RGB = palette.BACKGROUND) -> None:
         self.image = Image.new("RGB", (w, h), background)
         self.draw = ImageDraw.Draw(self.image)
+        self.text_sizes: set[tuple[int, bool]] = set()
+        """Every (font size, bold) the canvas drew text with, for the phone legibility check."""
+
+    def smallest_shown_glyph(self, shown_width: int = PHONE_WIDTH) -> float:
+        """The height of the smallest digit or capital drawn, once the image is shown `shown_width` wide."""
+        w = self.image.width
+        return min(
+            (shown_height(size, w, bold, shown_width) for size, bold in self.text_sizes), default=float("inf")
+        )
 
     @property
     def box(self) -> Box:
@@ -51,6 +60,7 @@ class Canvas:
     ) -> float:
         """Draw `text` (cut with an ellipsis to `max_width`); return the width drawn."""
         face = font(size, bold)
+        self.text_sizes.add((size, bold))
         if max_width is not None:
             text = fit(text, face, max_width)
         self.draw.text(xy, text, font=face, fill=fill, anchor=anchor)
@@ -64,6 +74,7 @@ class Canvas:
     def pill(self, x: int, y: int, text: str, size: int, fill: RGB, ink: RGB | None = None) -> Box:
         """A rounded label with `text` whose top-left is (x, y); return its box."""
         face = font(size)
+        self.text_sizes.add((size, True))
         box = Box(x, y, self.pill_width(text, size), size + size // 2)
         self.draw.rounded_rectangle(box.corners, radius=box.h // 2, fill=fill)
         self.draw.text(box.center, text, font=face, fill=ink or palette.ink_on(fill), anchor="mm")
@@ -79,7 +90,14 @@ class Canvas:
 
     def die(self, x: int, y: int, size: int, value: int, style: DieStyle) -> None:
         """A die face `size` pixels square with its top-left at (x, y)."""
+        if not value:
+            self.text_sizes.add((dice.letter_size(size), True))
         self.paste(dice.die(value, style, size), x, y)
+
+    def numbered_die(self, x: int, y: int, size: int, value: int, style: DieStyle) -> None:
+        """A die `size` pixels square showing `value` as a number, with its top-left at (x, y)."""
+        self.text_sizes.add((dice.number_size(size), True))
+        self.paste(dice.numbered(value, style, size), x, y)
 
     def png(self) -> bytes:
         """The canvas encoded as PNG bytes."""

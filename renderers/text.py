@@ -16,6 +16,12 @@ REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
 
+PHONE_WIDTH = 400
+"""How wide a phone's chat shows a board, in pixels (issue 12)."""
+PHONE_MIN_PX = 8
+"""The smallest height a digit or capital may have when the board is shown PHONE_WIDTH wide."""
+_DIGITS_AND_CAPITALS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 Font = ImageFont.FreeTypeFont
 
 # Control, format (zero-width joiners, bidi overrides), surrogate, private-use and
@@ -27,6 +33,26 @@ _DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 def font(size: int, bold: bool = True) -> Font:
     """DejaVu Sans (bold by default) at `size` pixels, from the font files in the repo."""
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+
+
+@lru_cache(maxsize=128)
+def glyph_height(size: int, bold: bool = True) -> int:
+    """The ink height above the baseline of the shortest digit or capital at `size` pixels."""
+    face = font(size, bold)
+    return min(-round(face.getbbox(char, anchor="ls")[1]) for char in _DIGITS_AND_CAPITALS)
+
+
+def shown_height(size: int, image_width: int, bold: bool = True, shown_width: int = PHONE_WIDTH) -> float:
+    """How tall the shortest digit or capital of `size` looks when the image is `shown_width` wide."""
+    return glyph_height(size, bold) * shown_width / image_width
+
+
+def smallest_legible(image_width: int, bold: bool = True, shown_width: int = PHONE_WIDTH) -> int:
+    """The smallest font size whose digits and capitals stay PHONE_MIN_PX tall at `shown_width`."""
+    size = 6
+    while shown_height(size, image_width, bold, shown_width) < PHONE_MIN_PX:
+        size += 1
+    return size
 
 
 def drawable(char: str, bold: bool = True) -> bool:

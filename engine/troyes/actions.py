@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
 
+from engine.codec import JSON
 from engine.core import Action, Event, Prompt
 from engine.troyes import board as bd
 from engine.troyes import groups
@@ -54,7 +55,7 @@ def current_prompt(state: TroyesState) -> Prompt | None:
             for s, owner in enumerate(state.buildings[b])
             if owner is None
         )
-        return Prompt(seat, "setup_place", options)
+        return Prompt(seat, "setup_place", options, default=options[0])
     if not state.stack:
         return _turn_menu(state, state.turn)
     step = state.stack[-1]
@@ -78,20 +79,27 @@ def can_get_citizen(state: TroyesState, seat: int) -> bool:
     return player.influence >= board().const("citizen_cost") and player.owned < board().const("max_citizens")
 
 
+SUPPLY = "supply"
+BOUGHT = "new"
+"""Sources of a citizen: the personal supply, or one bought for 2 influence when it is empty."""
+
+
+def citizen_source(state: TroyesState, seat: int) -> str | None:
+    """Where a new citizen comes from: the supply, else one bought when the supply is empty (§4.2)."""
+    if state.players[seat].supply > 0:
+        return SUPPLY
+    return BOUGHT if can_get_citizen(state, seat) else None
+
+
 def sources(state: TroyesState, seat: int, target: str) -> list[str]:
-    """Where the citizen for a placement or a new tradesman may come from."""
-    player = state.players[seat]
-    found: list[str] = []
-    if player.supply > 0:
-        found.append("supply")
-    elif can_get_citizen(state, seat):
-        found.append("new")
-    for b in range(3):
-        found += [f"b:{b}:{s}" for s, owner in enumerate(state.buildings[b]) if owner == seat]
-    for i, slot in enumerate(state.cards):
-        if slot.has(seat) and target != f"card:{i}":
-            found.append(f"c:{i}")
-    found += [f"l:{b}" for b in range(3) if seat in state.lying[b]]
+    """Where the citizen for a placement or a new tradesman may come from.
+
+    A building takes only a citizen of the supply (or a bought one); a card also a tradesman
+    moved from another card ("c:<index>"). Citizens in buildings or lying stay where they are.
+    """
+    found = [source] if (source := citizen_source(state, seat)) else []
+    if groups.target_kind(target)[0] == "card":
+        found += [f"c:{i}" for i, slot in enumerate(state.cards) if slot.has(seat) and target != f"card:{i}"]
     return found
 
 
@@ -137,21 +145,50 @@ def _search_pool(seat: int, effect: str, fitting: list[Die]) -> list[Die]:
     return own + bought[: groups.MAX_GROUP]
 
 
+def completes(state: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> bool:
+    """Whether the chosen dice, with none or more dice added, make a group that works on the target.
+
+    Only the total matters for cards, events and agriculture, so the highest dice are enough to
+    search; a building takes one die, and in the cathedral adding dice never frees a column.
+    """
+    if groups.yield_of(state, target, effect, chosen) >= 1:
+        return True
+    room = groups.max_dice(target, effect) - len(chosen)
+    fitting = [d for d in state.dice if groups.die_fits(state, seat, target, effect, chosen, d)]
+    if room <= 0 or not fitting:
+        return False
+    if groups.target_kind(target)[0] in ("building", "cathedral"):
+        return not chosen and any(groups.yield_of(state, target, effect, [d]) >= 1 for d in fitting)
+    pool = _search_pool(seat, effect, fitting)
+    for size in range(1, room + 1):
+        for combo in combinations(pool, size):
+            group = [*chosen, *combo]
+            fits = all(
+                groups.die_fits(state, seat, target, effect, group[:i], group[i])
+                for i in range(len(chosen), len(group))
+            )
+            if fits and groups.yield_of(state, target, effect, group) >= 1:
+                return True
+    return False
+
+
+def _effects_that_complete(state: TroyesState, seat: int, target: str) -> list[str]:
+    """The cube choices ("" for none) under which some group works on the target."""
+    cards = ["", *usable_modifiers(state, seat, target)]
+    return [c for c in cards if completes(state, seat, target, activities()[c].effect if c else "", [])]
+
+
 def _some_group_works(state: TroyesState, seat: int, target: str) -> bool:
     """Whether some group of fitting dice (under some usable cube) works on the target."""
-    for effect in ["", *(activities()[c].effect for c in usable_modifiers(state, seat, target))]:
-        fitting = [d for d in state.dice if groups.die_fits(state, seat, target, effect, [], d)]
-        if any(groups.yield_of(state, target, effect, [d]) >= 1 for d in fitting):
-            return True
-        pool = _search_pool(seat, effect, fitting)
-        for size in range(2, groups.max_dice(target, effect) + 1):
-            for combo in combinations(pool, size):
-                fits = all(
-                    groups.die_fits(state, seat, target, effect, combo[:i], combo[i]) for i in range(size)
-                )
-                if fits and groups.yield_of(state, target, effect, combo) >= 1:
-                    return True
-    return False
+    return bool(_effects_that_complete(state, seat, target))
+
+
+def distinct(dice: Sequence[Die]) -> list[Die]:
+    """One die of each (owner, colour, value): identical dice are one option."""
+    seen: dict[tuple[int, Colour, int], Die] = {}
+    for die in dice:
+        seen.setdefault((die.owner, die.colour, die.value), die)
+    return list(seen.values())
 
 
 def _turn_menu(state: TroyesState, seat: int) -> Prompt:
@@ -161,18 +198,36 @@ def _turn_menu(state: TroyesState, seat: int) -> Prompt:
     targets = [f"card:{i}" for i in range(len(state.cards))]
     targets += ["event", "cathedral", "building:0", "building:1", "building:2", "agriculture"]
     options += [Action.of("target", t=t) for t in targets if can_target(state, seat, t)]
-    return Prompt(seat, "turn", tuple(options), default=PASS, context=(("round", state.round),))
+    context = (
+        ("round", state.round),
+        ("pass_deniers", board().const("pass_deniers")),
+        ("reroll_cost", board().const("reroll_cost")),
+        ("flip_cost", board().const("flip_cost")),
+        ("citizen_cost", board().const("citizen_cost")),
+        ("hire", tuple(_hire_costs(state, seat, options))),
+    )
+    return Prompt(seat, "turn", tuple(options), default=PASS, context=context)
+
+
+def _hire_costs(state: TroyesState, seat: int, options: Sequence[Action]) -> list[int]:
+    """The hire cost of each card target among the options, in option order (0: staffed)."""
+    return [
+        groups.hire_cost(state, seat, o["t"])
+        for o in options
+        if o.kind == "target" and o["t"].startswith("card")
+    ]
 
 
 def _reroll_prompt(state: TroyesState, step: Step) -> Prompt:
-    options = [Action.of("die", id=d.id) for d in own_dice(state, step.seat)]
+    options = [Action.of("die", id=d.id) for d in distinct(own_dice(state, step.seat))]
     return Prompt(step.seat, "reroll", (*options, BACK), default=BACK)
 
 
 def _flip_prompt(state: TroyesState, step: Step) -> Prompt:
     options: list[Action] = []
     if len(step.dice) < 3:
-        options += [Action.of("die", id=d.id) for d in own_dice(state, step.seat) if d.id not in step.dice]
+        left = [d for d in own_dice(state, step.seat) if d.id not in step.dice]
+        options += [Action.of("die", id=d.id) for d in distinct(left)]
     if step.dice:
         options.append(DONE)
     return Prompt(step.seat, "flip", (*options, BACK), default=BACK, context=(("chosen", step.dice),))
@@ -188,13 +243,8 @@ def _event_target_prompt(state: TroyesState, step: Step) -> Prompt:
 
 
 def _modifier_prompt(state: TroyesState, step: Step) -> Prompt:
-    options = [
-        Action.of("modifier", card=""),
-        *(Action.of("modifier", card=c) for c in usable_modifiers(state, step.seat, step.target)),
-    ]
-    return Prompt(
-        step.seat, "modifier", (*options, BACK), default=options[0], context=(("target", step.target),)
-    )
+    options = [Action.of("modifier", card=c) for c in _effects_that_complete(state, step.seat, step.target)]
+    return Prompt(step.seat, "modifier", (*options, BACK), default=BACK, context=(("target", step.target),))
 
 
 def _effect(step: Step) -> str:
@@ -203,30 +253,47 @@ def _effect(step: Step) -> str:
 
 def _dice_prompt(state: TroyesState, step: Step) -> Prompt:
     effect = _effect(step)
+    seat = step.seat
     chosen = dice_by_id(state, step.dice)
-    options = [
-        Action.of("die", id=d.id)
-        for d in state.dice
-        if groups.die_fits(state, step.seat, step.target, effect, chosen, d)
+    offered = [
+        d
+        for d in distinct([d for d in state.dice if d.id not in step.dice])
+        if groups.die_fits(state, seat, step.target, effect, chosen, d)
+        and completes(state, seat, step.target, effect, [*chosen, d])
     ]
-    if groups.yield_of(state, step.target, effect, chosen) >= 1:
+    options = [Action.of("die", id=d.id) for d in offered]
+    now = groups.yield_of(state, step.target, effect, chosen)
+    if now >= 1:
         options.append(DONE)
-    context = (("target", step.target), ("modifier", step.modifier), ("chosen", step.dice))
-    return Prompt(step.seat, "dice", (*options, BACK), default=BACK, context=context)
+    # What a bought die would cost if the group ended with it: 2 deniers per die in the group.
+    each = board().const("die_price") * (len(chosen) + 1)
+    context = (
+        ("target", step.target),
+        ("modifier", step.modifier),
+        ("chosen", step.dice),
+        ("total", groups.total(chosen, effect)),
+        ("yield", now),
+        ("paid", sum(groups.price(seat, chosen, effect).values())),
+        ("prices", tuple(0 if d.owner == seat or effect == "tithe" else each for d in offered)),
+    )
+    return Prompt(seat, "dice", (*options, BACK), default=BACK, context=context)
 
 
 def _source_prompt(state: TroyesState, step: Step) -> Prompt:
     options = [Action.of("source", s=s) for s in sources(state, step.seat, step.target)]
-    return Prompt(
-        step.seat, "citizen_from", (*options, BACK), default=options[0], context=(("target", step.target),)
-    )
+    context = (("target", step.target), ("citizen_cost", board().const("citizen_cost")))
+    return Prompt(step.seat, "citizen_from", (*options, BACK), default=BACK, context=context)
+
+
+ASKED = frozenset({"artisan", "innkeeper", "journeyman", "troubadour", "diplomat", "procession", "joust"})
+"""Cards whose number of activations is asked: each one costs something, or may help others."""
 
 
 def _activations_prompt(state: TroyesState, step: Step) -> Prompt:
     options = [Action.of("activations", n=n) for n in range(1, step.count + 1)]
-    return Prompt(
-        step.seat, "activations", (*options, BACK), default=options[-1], context=(("target", step.target),)
-    )
+    card = state.cards[groups.target_kind(step.target)[1]].id
+    context = (("target", step.target), ("card", card), ("effect", activities()[card].effect))
+    return Prompt(step.seat, "activations", (*options, BACK), default=options[-1], context=context)
 
 
 def _event_cube_prompt(state: TroyesState, step: Step) -> Prompt:
@@ -245,15 +312,25 @@ def _counter_prompt(state: TroyesState, step: Step) -> Prompt:
     extra = step.target == EXTRA
     options: list[Action] = []
     if strength(mine) >= black:
-        options += [Action.of("die", id=d.id) for d in mine if d.id not in step.dice]
+        options += [Action.of("die", id=d.id) for d in distinct([d for d in mine if d.id not in step.dice])]
     elif not extra:
         options.append(Action("concede"))
     if extra and not step.dice:
         options.append(STOP)
     if not step.dice:
         options += _influence_options(state, seat)
-    default = STOP if STOP in options else None
-    context = (("black", black), ("chosen", step.dice))
+    else:
+        options.append(BACK)
+    dice_options = [o for o in options if o.kind == "die"]
+    if STOP in options:
+        default: Action = STOP
+    elif dice_options:
+        # The turn clock counters with the strongest die: always a step towards beating the black die.
+        default = max(dice_options, key=lambda o: strength(dice_by_id(state, [o["id"]])))
+    else:
+        default = options[0]
+    chosen = dice_by_id(state, step.dice)
+    context = (("black", black), ("chosen", step.dice), ("strength", strength(chosen)), ("extra", extra))
     return Prompt(seat, "counter", tuple(options), default=default, context=context)
 
 
@@ -286,6 +363,12 @@ _STEP_PROMPTS = {
     StepKind.ARCHER: _automatic,
     StepKind.END_TURN: _automatic,
 }
+
+
+def only_way_forward(prompt: Prompt) -> Action | None:
+    """The single option other than going back, if the prompt has exactly one."""
+    forward = [o for o in prompt.options if o != BACK]
+    return forward[0] if len(forward) == 1 else None
 
 
 # -- carrying a choice out -----------------------------------------------------------------
@@ -351,6 +434,8 @@ def _step(state: TroyesState, seat: int, action: Action) -> list[Event]:
         # Nothing is paid before the last step, so backing out just forgets the choices.
         while state.stack and state.stack[-1].kind not in (StepKind.COUNTER, StepKind.END_TURN):
             state.stack.pop()
+        if state.stack and state.stack[-1].kind is StepKind.COUNTER:
+            state.stack[-1] = replace(state.stack[-1], dice=())
         return []
     if kind is StepKind.REROLL:
         return _reroll(state, seat, action["id"])
@@ -395,49 +480,67 @@ def _step(state: TroyesState, seat: int, action: Action) -> list[Event]:
 
 def _after_dice(state: TroyesState, step: Step) -> list[Event]:
     kind, index = groups.target_kind(step.target)
-    needs_citizen = kind == "building" or (kind == "card" and not state.cards[index].has(step.seat))
-    if needs_citizen:
+    if kind == "building":
+        # §4.2: a building's citizen comes from the supply, or is bought: never a question.
+        return _after_source(state, replace(step, source=citizen_source(state, step.seat) or SUPPLY))
+    if kind == "card" and not state.cards[index].has(step.seat):
         state.stack[-1] = replace(step, kind=StepKind.SOURCE)
         return []
     return _after_source(state, step)
 
 
+def most_activations(state: TroyesState, step: Step) -> int:
+    """How many activations the chosen group gives and the player can still pay for (at least 1)."""
+    index = groups.target_kind(step.target)[1]
+    dice = dice_by_id(state, step.dice)
+    most = groups.yield_of(state, step.target, _effect(step), dice)
+    effect = activities()[state.cards[index].id].effect
+    # Only the activations still payable once the dice, the hire and a new citizen are paid.
+    deniers = sum(groups.price(step.seat, dice, _effect(step)).values())
+    deniers += groups.hire_cost(state, step.seat, step.target)
+    influence = board().const("citizen_cost") if step.source == BOUGHT else 0
+    return max(1, affordable(state, step.seat, effect, most, spend=(deniers, influence)))
+
+
 def _after_source(state: TroyesState, step: Step) -> list[Event]:
     kind, index = groups.target_kind(step.target)
+    times = 1
     if kind == "card":
-        dice = dice_by_id(state, step.dice)
-        most = groups.yield_of(state, step.target, _effect(step), dice)
-        effect = activities()[state.cards[index].id].effect
-        # Only the activations still payable once the dice, the hire and a new citizen are paid.
-        deniers = sum(groups.price(step.seat, dice, _effect(step)).values())
-        deniers += groups.hire_cost(state, step.seat, step.target)
-        influence = board().const("citizen_cost") if step.source == "new" else 0
-        most = max(1, affordable(state, step.seat, effect, most, spend=(deniers, influence)))
-        if most > 1:
-            state.stack[-1] = replace(step, kind=StepKind.ACTIVATIONS, count=most)
+        times = most_activations(state, step)
+        if times > 1 and activities()[state.cards[index].id].effect in ASKED:
+            state.stack[-1] = replace(step, kind=StepKind.ACTIVATIONS, count=times)
             return []
     state.stack.pop()
-    return commit(state, step, 1)
+    return commit(state, step, times)
 
 
-def _take_citizen(state: TroyesState, seat: int, source: str) -> None:
+def leave_card(state: TroyesState, index: int, seat: int) -> None:
+    """Take `seat`'s tradesman off a card; those behind move up, one from the illustration last."""
+    slot = state.cards[index]
+    if seat in slot.extra:
+        slot.extra.remove(seat)
+        return
+    # The seed: "kolejka nadzorców odpowiednio przesuwa się, aby zapełnić zwolnione miejsce".
+    kept = [s for s in slot.spaces if s is not None and s != seat]
+    while len(kept) < len(slot.spaces) and slot.extra:
+        kept.append(slot.extra.pop(0))
+    slot.spaces = kept + [None] * (len(slot.spaces) - len(kept))
+
+
+def _take_citizen(state: TroyesState, seat: int, source: str) -> dict[str, JSON]:
+    """Take the citizen from its source; what the log says about it."""
     player = state.players[seat]
-    parts = source.split(":")
-    if source == "supply":
+    if source == SUPPLY:
         player.supply -= 1
-    elif source == "new":
-        player.influence -= board().const("citizen_cost")
+        return {"source": SUPPLY}
+    if source == BOUGHT:
+        cost = board().const("citizen_cost")
+        player.influence -= cost
         player.owned += 1
-    elif parts[0] == "b":
-        state.buildings[int(parts[1])][int(parts[2])] = None
-    elif parts[0] == "c":
-        slot = state.cards[int(parts[1])]
-        if seat in slot.spaces:
-            slot.spaces[slot.spaces.index(seat)] = None
-        else:
-            slot.extra.remove(seat)
-    else:
-        state.lying[int(parts[1])].remove(seat)
+        return {"source": BOUGHT, "influence": cost}
+    index = int(source.split(":")[1])
+    leave_card(state, index, seat)
+    return {"source": "card", "from": state.cards[index].id}
 
 
 def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
@@ -468,9 +571,11 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
     state.stack.append(Step(kind=StepKind.END_TURN, seat=seat))
     if kind == "card":
         if step.source:
-            player.deniers -= groups.hire_cost(state, seat, step.target)
-            _take_citizen(state, seat, step.source)
-            out.append(hire(state, seat, index))
+            cost = groups.hire_cost(state, seat, step.target)
+            player.deniers -= cost
+            came = _take_citizen(state, seat, step.source)
+            hired = hire(state, seat, index)
+            out.append(Event(hired.kind, {**hired.data, **came, "cost": cost}))
         out += activate(state, seat, index, times)
     elif kind == "cathedral":
         for value in groups.values(dice, effect):
@@ -483,11 +588,10 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
             out += place_cube(state, index, seat)
     elif kind == "building":
         value = groups.values(dice, effect)[0]
-        _take_citizen(state, seat, step.source)
+        came = _take_citizen(state, seat, step.source)
         expelled = bd.enter(state, index, value, seat)
-        out.append(
-            Event("citizen_placed", {"seat": seat, "building": index, "value": value, "expelled": expelled})
-        )
+        placed = {"seat": seat, "building": index, "value": value, "expelled": expelled, **came}
+        out.append(Event("citizen_placed", placed))
     else:
         player.deniers += gain
         out.append(Event("agriculture", {"seat": seat, "deniers": gain}))
@@ -531,7 +635,8 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
     state.dice = [d for d in state.dice if d.id not in chosen]
     state.spent += len(chosen)
     gain_influence(state, seat, 1)
-    out = [Event("countered", {"seat": seat, "black": beaten, "dice": [d.value for d in dice]})]
+    shown = [[d.colour.value, d.value] for d in dice]
+    out = [Event("countered", {"seat": seat, "black": beaten, "dice": shown, "strength": strength(dice)})]
     if not state.black:
         return out + after_countering(state)
     # §5: after the highest, the player may counter any others he chooses.
@@ -575,5 +680,9 @@ def settle(state: TroyesState) -> list[Event]:
             else:
                 out += _concede(state, step.seat)
         else:
-            break
+            # A step with one way forward is taken without asking (going back is no choice).
+            only = only_way_forward(_STEP_PROMPTS[step.kind](state, step))
+            if only is None:
+                break
+            out += _step(state, step.seat, only)
     return out

@@ -8,7 +8,7 @@ from itertools import combinations
 from engine.core import Action, Prompt
 from engine.rng import Rng
 from engine.troyes import groups
-from engine.troyes.actions import own_dice, sources, strength, usable_modifiers
+from engine.troyes.actions import BOUGHT, SUPPLY, own_dice, sources, strength, usable_modifiers
 from engine.troyes.board import cathedral_cubes, entry_result, standing
 from engine.troyes.cards import affordable, red_total
 from engine.troyes.data import activities, board, events
@@ -40,6 +40,8 @@ class GreedyBot:
     def choose(self, view: TroyesState, prompt: Prompt, rng: Rng) -> Action:
         """Return the option of the best-valued plan for this prompt."""
         choice = self._choose(view, prompt)
+        if choice.kind == "die" and choice not in prompt.options:
+            choice = _twin(view, choice["id"], prompt.options) or choice
         return choice if choice in prompt.options else prompt.default or prompt.options[0]
 
     def _choose(self, view: TroyesState, prompt: Prompt) -> Action:
@@ -75,6 +77,21 @@ class GreedyBot:
         if kind == "counter_more":
             return Action("stop")
         return prompt.default or _BACK
+
+
+def _twin(view: TroyesState, die_id: int, options: Sequence[Action]) -> Action | None:
+    """The offered die identical to `die_id` (identical dice are one option)."""
+    index = {d.id: d for d in view.dice}
+    wanted = index[die_id]
+    for option in options:
+        other = index.get(option["id"]) if option.kind == "die" else None
+        if other is not None and (other.owner, other.colour, other.value) == (
+            wanted.owner,
+            wanted.colour,
+            wanted.value,
+        ):
+            return option
+    return None
 
 
 def _targets(options: Sequence[Action]) -> list[str]:
@@ -280,13 +297,11 @@ def _source_cost(view: TroyesState, seat: int, found: Sequence[str]) -> float:
 
 
 def _one_source_cost(view: TroyesState, source: str) -> float:
-    if source in ("supply",) or source.startswith("l:"):
+    if source == SUPPLY:
         return 0.0
-    if source == "new":
+    if source == BOUGHT:
         return 2 * INFLUENCE
-    if source.startswith("b:"):
-        return 0.8 * rounds_left(view) + 0.5
-    return 1.5
+    return 1.5  # a tradesman moved from another card loses that card
 
 
 def _best_source(view: TroyesState, seat: int, found: Sequence[str]) -> str:

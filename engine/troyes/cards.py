@@ -65,6 +65,20 @@ def activate(state: TroyesState, seat: int, index: int, times: int) -> list[Even
     if card.delayed:
         player.cubes[card.id] = player.cubes.get(card.id, 0) + times
         return out
+    before = (player.deniers, player.influence)
+    out += _carry_out(state, seat, card.id, times)
+    deniers, influence = player.deniers - before[0], player.influence - before[1]
+    if deniers or influence:
+        change = {"seat": seat, "card": card.id, "deniers": deniers, "influence": influence}
+        out.insert(1, Event("card_yield", change))
+    return out
+
+
+def _carry_out(state: TroyesState, seat: int, card_id: str, times: int) -> list[Event]:
+    """The effect of `times` activations of an immediate card."""
+    card = activities()[card_id]
+    player = state.players[seat]
+    out: list[Event] = []
     effect = card.effect
     paying = affordable(state, seat, effect, times)
     for _ in range(times if effect not in ("archer", "chivalry", "diplomat") else 0):
@@ -114,11 +128,11 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
         if best >= 1:
             out += [gain_vp(state, s, 2, name) for s in range(state.seats) if counts[s] == best]
     elif effect == "joust":
-        # §7.2: only if the activating player's red total is the highest (or tied for it) do
-        # the tied-highest players gain; ruling: a total of 0 is no red dice, and wins nothing.
+        # The card: "the players with the highest total of red dice left in their district gain
+        # 2 VP", whoever activated it (DATA.md); a total of 0 is no red dice, and wins nothing.
         totals = [red_total(state, s) for s in range(state.seats)]
         best = max(totals)
-        if best >= 1 and totals[seat] == best:
+        if best >= 1:
             out += [gain_vp(state, s, 2, name) for s in range(state.seats) if totals[s] == best]
     elif effect == "glassblower" and cathedral_cubes(state, seat) >= 2:
         out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2, name))
@@ -127,11 +141,14 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
     elif effect == "mercenary":
         player.deniers += 3
     elif effect == "tax_collector":
-        for other in range(state.seats):
-            if other != seat:
-                due = standing(state, CITY_HALL, other)
-                player.deniers += due - pay_deniers(state, other, due)
-        player.deniers += standing(state, CITY_HALL, NEUTRAL)
+        for other in [*range(state.seats), NEUTRAL]:
+            due = standing(state, CITY_HALL, other)
+            if other == seat or not due:
+                continue
+            # The bank pays for the neutral citizens; a player pays what he can.
+            paid = due if other == NEUTRAL else due - pay_deniers(state, other, due)
+            player.deniers += paid
+            out.append(Event("tax", {"seat": seat, "from": other, "deniers": paid, "due": due}))
     elif effect == "captain":
         carrying = sum(1 for slot in state.queue if seat in slot.cubes)
         if carrying:

@@ -107,19 +107,9 @@ def apply_effects(state: TroyesState) -> tuple[int, list[Event]]:
 def _effect(state: TroyesState, index: int, effect: str, name: str) -> list[Event]:
     out: list[Event] = []
     seats = range(state.seats)
-    if effect == "drought":
+    if effect in ("drought", "civil_war", "heresy"):
         for seat in seats:
-            due = sum(1 for s in state.buildings[CITY_HALL] if s == seat)
-            if pay_deniers(state, seat, due):
-                out.append(shortfall(state, seat, name))
-    elif effect == "civil_war":
-        for seat in seats:
-            if pay_deniers(state, seat, 3):
-                out.append(shortfall(state, seat, name))
-    elif effect == "heresy":
-        for seat in seats:
-            if pay_influence(state, seat, 2):
-                out.append(shortfall(state, seat, name))
+            out += _levy(state, seat, effect, name)
     elif effect == "support":
         left = [state.queue[i].id for i in range(max(0, index - 2), index)]
         for card_id in left:
@@ -141,6 +131,23 @@ def _effect(state: TroyesState, index: int, effect: str, name: str) -> list[Even
         if column is not None:
             owner = state.cathedral[column].pop()
             out.append(Event("cathedral_removed", {"column": column + 1, "seat": owner}))
+    return out
+
+
+def _levy(state: TroyesState, seat: int, effect: str, name: str) -> list[Event]:
+    """Take what Drought (1 denier a City Hall citizen), Civil War (3 deniers), Heresy (2 influence) ask."""
+    if effect == "drought":
+        due = sum(1 for s in state.buildings[CITY_HALL] if s == seat)
+    else:
+        due = 3 if effect == "civil_war" else 2
+    if not due:
+        return []
+    currency = "influence" if effect == "heresy" else "deniers"
+    unpaid = (pay_influence if effect == "heresy" else pay_deniers)(state, seat, due)
+    paid = {"seat": seat, "event": name, "paid": due - unpaid, "due": due, "currency": currency}
+    out = [Event("event_levy", paid)]
+    if unpaid:
+        out.append(shortfall(state, seat, name))
     return out
 
 

@@ -43,13 +43,17 @@ def _income(state: TroyesState) -> list[Event]:
     income = board().const("income")
     for seat, player in enumerate(state.players):
         player.deniers += income
+        out.append(Event("income", {"seat": seat, "income": income}))
         wages = sum(
             spec.wage * sum(1 for s in state.buildings[b] if s == seat)
             for b, spec in enumerate(board().buildings)
         )
-        if pay_deniers(state, seat, wages):
+        if not wages:
+            continue
+        unpaid = pay_deniers(state, seat, wages)
+        out.append(Event("wages", {"seat": seat, "paid": wages - unpaid, "due": wages}))
+        if unpaid:
             out.append(shortfall(state, seat, "wages"))
-        out.append(Event("income", {"seat": seat, "income": income, "wages": wages}))
     return out
 
 

@@ -18,7 +18,8 @@ def gain_vp(state: TroyesState, seat: int, amount: int, why: str) -> Event:
     player = state.players[seat]
     before = player.vp
     player.vp = max(0, player.vp + amount)
-    return Event("vp", {"seat": seat, "amount": player.vp - before, "why": why}, visible_to=frozenset({seat}))
+    change = {"seat": seat, "amount": player.vp - before, "asked": amount, "why": why}
+    return Event("vp", change, visible_to=frozenset({seat}))
 
 
 def shortfall(state: TroyesState, seat: int, why: str) -> Event:

@@ -45,6 +45,52 @@ def _dice(dice: Any) -> str:
     return ", ".join(f"{colour} {value}" for _, colour, value in dice)
 
 
+def times(n: Any) -> str:
+    """'once', 'twice', 'N times'."""
+    return {1: "once", 2: "twice"}.get(int(n), f"{n} times")
+
+
+def citizen_from(d: Mapping[str, Any]) -> str:
+    """Where a placed citizen or a new tradesman came from."""
+    source = d.get("source")
+    if source == "new":
+        return f"a citizen bought for {d['influence']} influence"
+    if source == "card":
+        return f"the tradesman from {card_name(d['from'])}"
+    return "a citizen from the supply"
+
+
+def _countering_dice(dice: Any) -> str:
+    parts = [f"red {v} (doubled: {2 * v})" if c == "red" else f"{c} {v}" for c, v in dice]
+    return ", ".join(parts)
+
+
+def _changes(d: Mapping[str, Any]) -> str:
+    """'gains 6 deniers and loses 1 influence' for a card's yield."""
+    parts = []
+    for key in ("deniers", "influence"):
+        amount = int(d[key])
+        if amount:
+            parts.append(f"{'gains' if amount > 0 else 'pays'} {abs(amount)} {key}")
+    return " and ".join(parts)
+
+
+def _tax(d: Mapping[str, Any], collector: str, payer: str) -> str:
+    if d["from"] == NEUTRAL:
+        return (
+            f"The bank pays {d['deniers']} deniers to {collector} for the neutral citizens (Tax Collector)."
+        )
+    due = "" if d["deniers"] == d["due"] else f" of the {d['due']} due"
+    return f"{payer} pays {d['deniers']} deniers{due} to {collector} (Tax Collector)."
+
+
+def _vp(d: Mapping[str, Any], name: str) -> str:
+    amount = int(d["amount"])
+    if amount == 0:
+        return f"{name} has no VP left to lose ({d['why']})."
+    return f"{name} {'gains' if amount > 0 else 'loses'} {abs(amount)} VP ({d['why']})."
+
+
 def describe(event: Event, names: Sequence[str] | None = None) -> str:
     """One line of English for a Troyes event, seats called by `names` ("Player N" if None)."""
     d: Mapping[str, Any] = event.data
@@ -56,7 +102,15 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
     simple: dict[str, Callable[[], str]] = {
         "round": lambda: f"Round {d['round']} begins; {name(d['start'])} is the start player.",
         "card_revealed": lambda: f"Activity card revealed: {card_name(d['card'])}.",
-        "income": lambda: f"{name(d['seat'])} receives {d['income']} deniers and pays {d['wages']} in wages.",
+        "income": lambda: f"{name(d['seat'])} receives {d['income']} deniers of income.",
+        "wages": lambda: (
+            f"{name(d['seat'])} pays {d['paid']} deniers in wages"
+            + ("." if d["paid"] == d["due"] else f" of the {d['due']} due.")
+        ),
+        "event_levy": lambda: (
+            f"{d['event']} takes {d['paid']} {d['currency']} from {name(d['seat'])}"
+            + ("." if d["paid"] == d["due"] else f" of the {d['due']} due.")
+        ),
         "workforce": lambda: f"Workforce rolled: {len(d['dice'])} dice.",
         "event_revealed": lambda: f"Event revealed: {card_name(d['event'])}.",
         "event_roll": lambda: f"{d['event']} rolls a {d['value']}.",
@@ -70,10 +124,10 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         ),
         "black_dice": lambda: f"Black dice rolled: {', '.join(str(v) for v in d['values'])}.",
         "countered": lambda: (
-            f"{name(d['seat'])} counters a black {d['black']} with "
-            + f"{', '.join(str(v) for v in d['dice'])}."
+            f"{name(d['seat'])} counters a black {d['black']} with {_countering_dice(d['dice'])}: "
+            + f"strength {d['strength']}."
         ),
-        "not_countered": lambda: f"{name(d['seat'])} cannot counter a black {d['black']} and loses 2 VP.",
+        "not_countered": lambda: f"{name(d['seat'])} cannot counter a black {d['black']}.",
         "actions": lambda: f"Actions begin with {name(d['seat'])}.",
         "pass": lambda: f"{name(d['seat'])} passes.",
         "new_citizen": lambda: f"{name(d['seat'])} spends 2 influence on a new citizen.",
@@ -85,8 +139,14 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
             + (card_name(d["card"]) if d["card"] else target_name(d["target"]))
             + (f" with a {card_name(d['modifier'])} cube." if d["modifier"] else ".")
         ),
-        "tradesman": lambda: f"{name(d['seat'])} hires a tradesman on {card_name(d['card'])}.",
-        "activate": lambda: f"{name(d['seat'])} activates {card_name(d['card'])} {d['times']} time(s).",
+        "tradesman": lambda: (
+            f"{name(d['seat'])} pays {d['cost']} deniers and puts {citizen_from(d)} on "
+            + f"{card_name(d['card'])}"
+            + (", on its illustration." if d["space"] == -1 else f", space {d['space']}.")
+        ),
+        "activate": lambda: f"{name(d['seat'])} activates {card_name(d['card'])} {times(d['times'])}.",
+        "card_yield": lambda: f"{name(d['seat'])} {_changes(d)} ({card_name(d['card'])}).",
+        "tax": lambda: _tax(d, name(d["seat"]), name(d["from"])),
         "archer_roll": lambda: f"The Archer of {name(d['seat'])} rolls a {d['value']}.",
         "event_cube": lambda: f"{name(d['seat'])} puts a cube on {card_name(d['event'])}.",
         "event_countered": lambda: f"{card_name(d['event'])} is countered.",
@@ -97,15 +157,12 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         ),
         "cathedral_cube": lambda: f"{name(d['seat'])} builds in cathedral column {d['column']}.",
         "citizen_placed": lambda: (
-            f"{name(d['seat'])} places a citizen in the {building(d['building'])} with a "
+            f"{name(d['seat'])} places {citizen_from(d)} in the {building(d['building'])} with a "
             + f"{d['value']}"
             + ("." if d["expelled"] is None else f", expelling a citizen of {name(d['expelled'])}.")
         ),
         "agriculture": lambda: f"{name(d['seat'])} farms for {d['deniers']} deniers.",
-        "vp": lambda: (
-            f"{name(d['seat'])} {'gains' if d['amount'] >= 0 else 'loses'} {abs(d['amount'])} VP "
-            + f"({d['why']})."
-        ),
+        "vp": lambda: _vp(d, name(d["seat"])),
         "setup_place": lambda: (
             f"{name(d['seat'])} places a citizen in the {building(d['building'])}, " + f"space {d['space']}."
         ),

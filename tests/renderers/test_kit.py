@@ -59,17 +59,17 @@ def test_png_encoding_uses_a_palette_and_keeps_the_size() -> None:
 
 def test_a_game_without_a_board_raises_a_lookup_error() -> None:
     # The presenter catches LookupError and posts the board as text only.
-    with pytest.raises(renderers.NoRenderer, match="troyes"):
-        renderers.render_png("troyes", object(), None, [])
+    with pytest.raises(renderers.NoRenderer, match="chess"):
+        renderers.render_png("chess", object(), None, [])
     assert issubclass(renderers.NoRenderer, LookupError)
-    assert not renderers.has_renderer("troyes")
-    assert renderers.has_renderer("tomatoes")
+    assert not renderers.has_renderer("chess")
+    assert all(renderers.has_renderer(game) for game in ("tomatoes", "buttons", "troyes"))
 
 
 def test_renderers_import_no_discord_and_no_database() -> None:
     # Checked in a fresh interpreter, so other tests' imports cannot hide one.
     probe = (
-        "import sys, renderers, renderers.tomatoes, renderers.buttons\n"
+        "import sys, renderers, renderers.tomatoes, renderers.buttons, renderers.troyes\n"
         "top = {m.split('.')[0] for m in sys.modules}\n"
         "print(sorted(top & {'discord', 'aiosqlite', 'tables', 'cogs'}))"
     )

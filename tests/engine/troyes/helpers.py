@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Action
+from engine.core import Action, Prompt
 from engine.troyes import RULES
 from engine.troyes.data import activities
 from engine.troyes.kinds import Colour, Phase
@@ -67,10 +67,57 @@ def die(i: int) -> Action:
 
 
 def play(state: TroyesState, seat: int, *actions: Action) -> TroyesState:
-    """Apply actions in order through the real prompts; each must be offered."""
+    """Apply actions in order through the real prompts; each must be offered or already taken.
+
+    The engine takes a step alone when it has one way forward, so a die, "done", a source or a
+    number of activations the engine already chose is skipped, and a die stands for any identical
+    one (same owner, colour and value: one option). Anything else not offered fails.
+    """
     for action in actions:
-        state = RULES.apply(state, seat, action).state
+        offered = RULES.prompt_for(state, seat)
+        options = offered.options if offered else ()
+        if action in options:
+            state = RULES.apply(state, seat, action).state
+        elif action.kind == "die" and (twin := _twin(state, action["id"], options)) is not None:
+            state = RULES.apply(state, seat, twin).state
+        elif not _already_taken(state, seat, action, offered):
+            raise AssertionError(f"{action} is neither offered nor already taken: {options}")
     return state
+
+
+_ASKED_BY = {
+    "done": ("dice", "flip"),
+    "source": ("citizen_from",),
+    "activations": ("activations",),
+    "modifier": ("modifier",),
+    "event": ("fight_which", "cube_on_event"),
+}
+
+
+def _twin(state: TroyesState, die_id: int, options: tuple[Action, ...]) -> Action | None:
+    """The offered die identical to `die_id`, if it is still on the square."""
+    index = {d.id: d for d in state.dice}
+    if die_id not in index:
+        return None
+    key = (index[die_id].owner, index[die_id].colour, index[die_id].value)
+    for option in options:
+        if option.kind == "die" and option["id"] in index:
+            other = index[option["id"]]
+            if (other.owner, other.colour, other.value) == key:
+                return option
+    return None
+
+
+def _already_taken(state: TroyesState, seat: int, action: Action, offered: Prompt | None) -> bool:
+    """Whether the engine already took this step alone (one way forward)."""
+    asked_here = (
+        offered is not None and offered.seat == seat and offered.kind in _ASKED_BY.get(action.kind, ())
+    )
+    if action.kind == "die":
+        gone = all(d.id != action["id"] for d in state.dice)
+        chosen = bool(state.stack) and action["id"] in state.stack[-1].dice
+        return gone or chosen
+    return action.kind in _ASKED_BY and not asked_here
 
 
 def options(state: TroyesState) -> tuple[Action, ...]:

@@ -94,10 +94,9 @@ def test_militiaman_cube_lets_yellow_dice_act_as_red() -> None:
     state = run(ready("Y2c"), "Y2c", 1)
     (yellow,) = add_dice(state, 0, Y, 6)
     state.turn = 0
+    # No red die: the Militiaman cube is the one way forward, and the yellow die the only die.
     state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="Y2c"))
-    assert die(yellow) in options(state)
-    state = play(state, 0, die(yellow), DONE)
-    assert state.queue[0].cubes == [0]
+    assert state.queue[0].cubes == [0] and all(d.id != yellow for d in state.dice)
 
 
 def test_journeyman_pays_3_deniers_for_2_vp() -> None:
@@ -234,12 +233,21 @@ def _rng_with_first_die(state: TroyesState, want: set[int]) -> None:
 
 
 def test_archer_hits_on_3_or_more_and_puts_a_cube_on_any_event() -> None:
-    state = ready("R1a")
+    state = table(2, ("R1a",), ("ER1",))
+    with_tradesman(state, 0, 0)
+    spare(state)
     _rng_with_first_die(state, {3, 4, 5, 6})
     state = run(state, "R1a", 1)
     assert RULES.prompts(state)[0].kind == "cube_on_event"
-    state = play(state, 0, Action.of("event", index=0))
-    assert state.queue[0].cubes == [0] and state.players[0].influence == 6
+    state = play(state, 0, Action.of("event", index=1))
+    assert state.queue[1].cubes == [0] and state.players[0].influence == 6
+
+
+def test_archer_cube_goes_alone_on_the_only_event() -> None:
+    state = ready("R1a")
+    _rng_with_first_die(state, {3, 4, 5, 6})
+    state = run(state, "R1a", 1)
+    assert state.queue[0].cubes == [0] and state.turn == 1, "one event: no question"
 
 
 def test_archer_misses_on_1_or_2() -> None:
@@ -353,14 +361,16 @@ def test_every_card_has_its_data() -> None:
         RULES.apply(ready("Y1b"), 1, Action("pass"))
 
 
-def test_joust_gives_nothing_when_the_activating_player_is_not_highest() -> None:
-    # §7.2 Joust: "gain 2 VP if the total of red dice in your district is higher ...; all
-    # tied-highest players gain" -- the reward hangs on the activating player's own total.
+def test_joust_rewards_the_highest_red_total_whoever_activated() -> None:
+    """The card: "The players with the highest total of red dice left in their district gain 2 VP."
+
+    Ruling (DATA.md): the activating player need not be among them.
+    """
     state = ready("R3b")
     add_dice(state, 0, R, 2)
     add_dice(state, 1, R, 6)
     state = run(state, "R3b", 1)
-    assert (state.players[0].vp, state.players[1].vp) == (0, 0)
+    assert (state.players[0].vp, state.players[1].vp) == (0, 2)
 
 
 def test_joust_tied_highest_players_all_gain() -> None:

@@ -236,7 +236,7 @@ def test_an_extra_black_die_may_be_given_up_before_any_die_is_chosen() -> None:
 def test_influence_may_be_spent_before_countering() -> None:
     state = countering([6])
     (white,) = add_dice(state, 0, W, 1)
-    state = play(state, 0, Action("flip"), die(white), Action("done"))
+    state = play(state, 0, Action("flip"))  # the only die, turned at once
     assert state.players[0].influence == 1 and state.dice[0].value == 6
     state = play(state, 0, die(white))
     assert state.black == [] and state.players[0].influence == 2

@@ -111,9 +111,9 @@ def test_a_full_cathedral_column_refuses_the_die() -> None:
     state = table(2)
     spare(state)
     state.cathedral[5] = [1, 1, 1]
-    (six,) = add_dice(state, 0, W, 6)
-    state = play(state, 0, target("cathedral"), die(six))
-    assert Action("done") not in options(state)
+    six, two, three = add_dice(state, 0, W, 6, 2, 3)
+    state = play(state, 0, target("cathedral"))
+    assert die(six) not in options(state) and {die(two), die(three)} <= set(options(state))
 
 
 def test_agriculture_gives_half_the_yellow_total() -> None:
@@ -140,10 +140,11 @@ def test_pass_gives_2_deniers_then_1_each_time_the_turn_comes_round() -> None:
 def test_influence_reroll_flip_and_new_citizen() -> None:
     state = table(2)
     spare(state)
-    (own,) = add_dice(state, 0, W, 2)
-    state = play(state, 0, Action("flip"), die(own), Action("done"))
+    add_dice(state, 0, W, 2)
+    # One own die: flipping and re-rolling take it without asking which.
+    state = play(state, 0, Action("flip"))
     assert state.dice[-1].value == 5 and state.players[0].influence == 1
-    state = play(state, 0, Action("reroll"), die(own))
+    state = play(state, 0, Action("reroll"))
     assert state.players[0].influence == 0 and state.turn == 0
     state.players[0].influence = 2
     state = play(state, 0, Action("citizen"))
@@ -234,9 +235,9 @@ def test_black_die_penalty_and_vp_never_below_zero() -> None:
 def test_bought_dice_cannot_be_rerolled() -> None:
     state = table(2)
     add_dice(state, 1, R, 3)
-    (own,) = add_dice(state, 0, R, 3)
+    own = add_dice(state, 0, R, 3, 4)
     state = play(state, 0, Action("reroll"))
-    assert [o for o in options(state) if o.kind == "die"] == [die(own)]
+    assert [o for o in options(state) if o.kind == "die"] == [die(i) for i in own]
 
 
 def test_a_target_is_offered_when_only_own_low_dice_make_a_working_group() -> None:
