@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,16 +23,14 @@ from engine.rng import Rng
 from engine.troyes.data import characters
 from engine.troyes.kinds import HIDDEN, Phase
 from tables.models import TableStatus
-from tests.cogs import helpers
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, play_option, table_of, user_of
+from tests.cogs.helpers import buttons, table_of
 from tests.cogs.test_limits import check_prompt
-from tests.cogs.test_lobby import lobby_now, private_answer, slash_answer
+from tests.cogs.test_lobby import private_answer, slash_answer
+from tests.cogs.troyes_play import Clicks, open_troyes, play_counted
 
 NAMES = ["Ann", "Bob", "Carol", "Dee"]
 MOVES_BEFORE_RESTART = 40
-ACTION_STARTS = frozenset({"turn", "setup_place"})
-"""Prompt kinds that open a new action of their seat (countering is counted per black die)."""
 
 
 # -- layout over random games, without Discord -------------------------------------------
@@ -64,8 +61,7 @@ def test_every_troyes_prompt_fits_discord_and_takes_one_click(players: int) -> N
         assert all(isinstance(e.ref, ids.ActRef) for e in entries)
         assert len(entries) == len(prompt.options)
         labels = [e.label for e in entries]
-        same = [a for a, label in zip(prompt.options, labels, strict=True) if labels.count(label) > 1]
-        assert all(a.kind == "die" for a in same), f"only identical dice read the same: {labels}"
+        assert len(set(labels)) == len(labels), f"two options read the same: {labels}"
         assert all(len(label) <= 80 for label in labels), "labels fit without a cut"
         question = ui.question(view, prompt, NAMES)
         assert "your move" not in question, f"{prompt.kind} has its own question"
@@ -115,117 +111,20 @@ def test_rules_summary_is_short_and_says_where_the_estimates_are() -> None:
 # -- whole games through simcord ----------------------------------------------------------
 
 
-@dataclass
-class Clicks:
-    """Clicks through the Discord layer, by action type and by seat."""
-
-    per_type: Counter[str] = field(default_factory=Counter)
-    actions: Counter[str] = field(default_factory=Counter)
-    per_seat: Counter[int] = field(default_factory=Counter)
-    current: dict[int, str] = field(default_factory=dict)
-    last_kind: dict[int, str] = field(default_factory=dict)
-
-    def action_type(self, prompt: Prompt, chosen: Any) -> str:
-        """The action a click belongs to, opening a new one where the prompt starts one."""
-        seat, kind = prompt.seat, prompt.kind
-        fresh_counter = kind == "counter" and not dict(prompt.context).get("chosen")
-        if kind in ACTION_STARTS or (fresh_counter and self.last_kind.get(seat) not in ("reroll", "flip")):
-            self.current[seat] = type_of(prompt, chosen)
-            self.actions[self.current[seat]] += 1
-        self.last_kind[seat] = kind
-        return self.current.get(seat, kind)
-
-    def report(self) -> str:
-        """Clicks per action of each type, and per seat."""
-        rows = [
-            f"{kind}: {self.actions[kind]} actions, {self.per_type[kind]} clicks,"
-            f" {self.per_type[kind] / max(1, self.actions[kind]):.2f} per action"
-            for kind in sorted(self.per_type)
-        ]
-        return "\n".join([*rows, f"per seat: {dict(sorted(self.per_seat.items()))}"])
-
-
-def type_of(prompt: Prompt, action: Any) -> str:
-    """An action's type for the click counts."""
-    if prompt.kind == "setup_place":
-        return "setup placement"
-    if prompt.kind.startswith("counter"):
-        return "black dice"
-    if action.kind == "target":
-        kind = str(action["t"]).split(":")[0]
-        return {
-            "card": "activate a card",
-            "building": "place a citizen",
-            "cathedral": "build the cathedral",
-            "event": "fight an event",
-            "agriculture": "agriculture",
-        }.get(kind, kind)
-    return {"reroll": "re-roll", "flip": "turn dice over", "citizen": "buy a citizen"}.get(
-        action.kind, action.kind
-    )
-
-
-async def open_troyes(world: Harness, *, tiebreak: bool = False) -> Any:
-    """/play troyes by alice; bob joins, a bot is added, alice starts; returns the table."""
-    result = await world.alice.slash(world.channel, "play troyes", tiebreak=tiebreak)
-    assert "is open" in slash_answer(result)
-    lobby = world.channel.last_message
-    assert lobby is not None and "Troyes" in lobby.content
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(lobby_now(world, lobby), label="Add bot")
-    await world.alice.click(lobby_now(world, lobby), label="Start")
-    assert world.thread().name == "🏰 Troyes #1"
-    await world.idle()
-    return await table_of(world)
-
-
-async def play_counted(world: Harness, clicks: Clicks, monkeypatch: pytest.MonkeyPatch, *, moves: int) -> int:
-    """The humans to move answer `moves` prompts greedily through the board; clicks are counted."""
-    pressed: list[int] = []
-    real_press = helpers.press
-
-    async def counting(*args: Any) -> Any:
-        pressed.append(1)
-        return await real_press(*args)
-
-    monkeypatch.setattr(helpers, "press", counting)
-    played = 0
-    try:
-        while played < moves:
-            await world.idle()
-            table = await table_of(world)
-            humans = [p for p in table.prompts if not table.is_bot(p.seat)]
-            if table.status is not TableStatus.PLAYING or not humans:
-                break
-            prompt = humans[0]
-            action = table.rules.bot_action(table.state, prompt, "greedy")
-            kind = clicks.action_type(prompt, action)
-            user = user_of(world, table.seats[prompt.seat].user_id)
-            before = len(pressed)
-            await play_option(world, user, world.board(), prompt.seat, prompt.options.index(action))
-            clicks.per_type[kind] += len(pressed) - before
-            clicks.per_seat[prompt.seat] += len(pressed) - before
-            played += 1
-    finally:
-        monkeypatch.setattr(helpers, "press", real_press)
-    await world.idle()
-    return played
-
-
 def has_troyes_board() -> bool:
     """Whether the renderer draws Troyes (boards go out as text only until it does)."""
     return renderers.has_renderer("troyes")
 
 
 async def test_two_humans_and_a_bot_play_troyes_from_play_to_final_scores_across_a_restart(
-    drawn_world: Harness, monkeypatch: pytest.MonkeyPatch
+    drawn_world: Harness,
 ) -> None:
     world = drawn_world
     table = await open_troyes(world, tiebreak=True)
     assert table.options == {"tiebreak": True}
     assert [s.is_bot for s in table.seats] == [False, False, True]
     clicks = Clicks()
-    assert await play_counted(world, clicks, monkeypatch, moves=MOVES_BEFORE_RESTART) == MOVES_BEFORE_RESTART
+    assert await play_counted(world, clicks, moves=MOVES_BEFORE_RESTART) == MOVES_BEFORE_RESTART
     before = await table_of(world)
     assert before.status is TableStatus.PLAYING
     board_before = world.board()
@@ -234,7 +133,7 @@ async def test_two_humans_and_a_bot_play_troyes_from_play_to_final_scores_across
     after = await table_of(world)
     assert after.version == before.version and after.state == before.state
     assert world.board().id == board_before.id, "the old board's buttons work on after the restart"
-    played = await play_counted(world, clicks, monkeypatch, moves=100_000)
+    played = await play_counted(world, clicks, moves=100_000)
     assert played > 0
 
     final = await table_of(world)
@@ -303,7 +202,7 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
     assert len(dealt) == len(table.seats), "one secret character each at three players"
 
     clicks = Clicks()
-    await play_counted(world, clicks, monkeypatch, moves=60)
+    await play_counted(world, clicks, moves=60)
     now = await table_of(world)
     assert now.status is TableStatus.PLAYING and any(p.vp for p in now.state.players), "VP were earned"
     board = world.board()
@@ -322,7 +221,7 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
         own = {characters()[c].name for c in player.characters}
         assert all(name in mine for name in own)
         assert not any(name in mine for name in dealt - own)
-    await play_counted(world, clicks, monkeypatch, moves=100_000)
+    await play_counted(world, clicks, moves=100_000)
     final = await table_of(world)
     assert final.status is TableStatus.FINISHED
 
