@@ -112,6 +112,15 @@ def find_die(view: TroyesState, die_id: ArgValue) -> Die | None:
     return next((d for d in view.dice if d.id == die_id), None)
 
 
+def citizen_owner(owner: int, seat: int, names: Sequence[str]) -> str:
+    """Whose citizen is expelled, short: "your own", "a neutral", "Ann"."""
+    if owner == seat:
+        return "your own"
+    if owner == NEUTRAL:
+        return "a neutral"
+    return names[owner] if 0 <= owner < len(names) else f"Player {owner + 1}"
+
+
 def die_words(die: Die) -> str:
     """ "white 5"."""
     return f"{die.colour.value} {die.value}"
@@ -250,10 +259,29 @@ def group_result(
         out = f"enter with a {value}"
         if expelled is None:
             return out
-        return f"{out}, expelling {owner_word(expelled, seat, names, capital=False)} citizen"
+        return f"{out}, expelling {citizen_owner(expelled, seat, names)}"
     if kind == "agriculture":
         return f"+{got} deniers"
     return plural(got, "use")
+
+
+def die_outcome(
+    view: TroyesState, seat: int, target: str, modifier: str, group: Sequence[Die], names: Sequence[str]
+) -> str:
+    """What the group would give with this die last, e.g. " → 2 activations" ("" when nothing yet)."""
+    kind, index = groups.target_kind(target)
+    effect = effect_of(modifier)
+    got = groups.yield_of(view, target, effect, group)
+    if kind == "building":
+        _, expelled = city.entry_result(view, index, groups.values(group, effect)[0])
+        return "" if expelled is None else f" → expels {citizen_owner(expelled, seat, names)}"
+    if got < 1 or kind == "cathedral":
+        return ""
+    if kind == "card":
+        return f" → {plural(got, 'activation')}"
+    if kind == "event":
+        return f" → {plural(got, 'cube')}"
+    return f" → +{got} deniers" if kind == "agriculture" else ""
 
 
 def price_of(view: TroyesState, seat: int, die: Die, chosen: Sequence[Die], modifier: str) -> int:
@@ -393,6 +421,9 @@ class TroyesUI(GameUI):
         if die.owner != seat:
             cost = price_of(view, seat, die, chosen, modifier)
             label += f" (buy: {cost} deniers)" if cost else " (free: Tithe)"
+        target = str(_context(prompt).get("target", ""))
+        if target:
+            label += die_outcome(view, seat, target, modifier, [*chosen, die], names)
         return _alone(f"die:{die.id}", label, emoji)
 
     def _done(self, view: TroyesState, prompt: Prompt, names: Sequence[str]) -> Choice:
