@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -247,3 +248,27 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
     ended = [entry for entry in spy.public_boards if entry[2]]
     assert ended and any(ended[-1][0]), "the final board is drawn with everyone's VP"
     assert all(card != HIDDEN for cards in ended[-1][1] for card in cards), "and every character"
+
+
+async def test_rules_and_lobby_through_discord(world: Harness) -> None:
+    result = await world.watcher.slash(world.channel, "rules troyes")
+    embed = result.response.embeds[0]
+    assert result.ephemeral and embed.title == "🏰 Troyes"
+    assert embed.description == RULES_TEXT and len(RULES_TEXT) <= 4000
+    opened = await world.alice.slash(world.channel, "play troyes")
+    assert "is open" in slash_answer(opened)
+    lobby = world.channel.last_message
+    assert lobby is not None and "Tied players share the victory" in lobby.content
+    table = await table_of(world)
+    assert table.options == {"tiebreak": False}
+
+
+async def test_a_turn_clock_plays_the_default_of_a_troyes_prompt(world: Harness) -> None:
+    table = await open_troyes(world)
+    prompt = table.prompts[0]
+    assert prompt.default is not None, f"{prompt.kind} has a default for the turn clock"
+    await world.bot.tables.run_due(time.time() + 25 * 3600)
+    await world.idle()
+    now = await table_of(world)
+    assert now.version > table.version
+    assert any("Time ran out for" in m.content for m in world.thread().history())
