@@ -3,8 +3,9 @@
 Run by hand: .venv/bin/python bench/bench_render.py [--boards 60]
 
 For each game and player count, boards are taken evenly from seeded greedy-bot games.
-"draw" = the game's `render` (Pillow image); "encode" = `renderers.png.encode` of that image
-(palette reduction and zlib); "total" is what `render_png` costs the cog's worker thread.
+"draw" = the game's `render` (Pillow image); "encode" = `renderers.encode` of that image
+(palette reduction and zlib at the renderer's level); "total" is what `render_png` costs the
+cog's worker thread.
 The last column is the PNG size (p50 / max). CPU time, so other processes do not inflate it.
 """
 
@@ -19,12 +20,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import percentile, spread
 
+import renderers
 from engine.games import get_rules
-from renderers import png, render
+from renderers import render
 from renderers.playout import states
 
 clock = time.process_time
-CASES = (("tomatoes", (2, 4, 6)), ("buttons", (2, 3, 4)))
+CASES = (("tomatoes", (2, 4, 6)), ("buttons", (2, 3, 4)), ("troyes", (2, 3, 4)))
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
 
 
@@ -63,7 +65,7 @@ def main() -> None:
                 start = clock()
                 image = render(game, view, None, NAMES[:players])
                 drawn = clock()
-                data = png.encode(image)
+                data = renderers.encode(game, image)
                 done = clock()
                 draw.append(drawn - start)
                 encode.append(done - drawn)

@@ -35,6 +35,7 @@ ORDER = [
     "pass",
     "influence (re-roll, flip, citizen)",
     "counter a black die",
+    "stop countering (after a counter)",
     "cube on an event (after a card)",
     "setup placement",
 ]
@@ -88,6 +89,8 @@ def measure(games: int) -> dict[str, Any]:
                 pending[seat] += 1
                 total[seat] += 1
                 kind = classify(seat, list(transition.events))
+                if kind is None and prompt.kind == "counter_more":
+                    kind = "stop countering (after a counter)"
                 if kind is not None:
                     per_type[kind].append(pending[seat])
                     pending[seat] = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from PIL import Image
@@ -25,14 +26,23 @@ def has_renderer(game_id: str) -> bool:
     return game_id in _MODULES
 
 
-def renderer(game_id: str) -> Renderer:
-    """The function drawing `game_id`'s view as an image."""
+def _module(game_id: str) -> ModuleType:
     try:
-        module = _MODULES[game_id]
+        return import_module(_MODULES[game_id])
     except KeyError:
         raise NoRenderer(f"no board image for the game {game_id!r}") from None
-    draw: Renderer = import_module(module).render
+
+
+def renderer(game_id: str) -> Renderer:
+    """The function drawing `game_id`'s view as an image."""
+    draw: Renderer = _module(game_id).render
     return draw
+
+
+def encode(game_id: str, image: Image.Image) -> bytes:
+    """A board of `game_id` as PNG bytes, at the zlib level its renderer asks for (`PNG_LEVEL`)."""
+    level: int = getattr(_module(game_id), "PNG_LEVEL", png.LEVEL)
+    return png.encode(image, level=level)
 
 
 def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> Image.Image:
@@ -46,4 +56,4 @@ def render_png(game_id: str, view: Any, viewer: int | None, names: Sequence[str]
     Extra keywords go to the game's renderer (Buttons takes `legal_cells`). Blocking: call it
     in a worker thread.
     """
-    return png.encode(render(game_id, view, viewer, names, **kw))
+    return encode(game_id, render(game_id, view, viewer, names, **kw))

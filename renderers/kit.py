@@ -8,7 +8,7 @@ from renderers import dice, palette, png, shapes
 from renderers.dice import DieStyle
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import PHONE_WIDTH, fit, font, shown_height, width
+from renderers.text import PHONE_WIDTH, fit, font, shown_height, stamp, width
 
 __all__ = ["Box", "Canvas", "DieStyle", "dice", "font", "palette", "shapes"]
 
@@ -63,8 +63,17 @@ class Canvas:
         self.text_sizes.add((size, bold))
         if max_width is not None:
             text = fit(text, face, max_width)
-        self.draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+        self._stamp(xy, text, size, bold, fill, anchor)
         return width(text, face)
+
+    def _stamp(
+        self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: RGB, anchor: str
+    ) -> None:
+        """Paint `text` through its cached mask, anchored at `xy` as ImageDraw.text would."""
+        found = stamp(text, size, bold, anchor)
+        if found is not None:
+            mask, left, top = found
+            self.image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
 
     @staticmethod
     def pill_width(text: str, size: int) -> int:
@@ -73,11 +82,10 @@ class Canvas:
 
     def pill(self, x: int, y: int, text: str, size: int, fill: RGB, ink: RGB | None = None) -> Box:
         """A rounded label with `text` whose top-left is (x, y); return its box."""
-        face = font(size)
         self.text_sizes.add((size, True))
         box = Box(x, y, self.pill_width(text, size), size + size // 2)
         self.draw.rounded_rectangle(box.corners, radius=box.h // 2, fill=fill)
-        self.draw.text(box.center, text, font=face, fill=ink or palette.ink_on(fill), anchor="mm")
+        self._stamp(box.center, text, size, True, ink or palette.ink_on(fill), "mm")
         return box
 
     def paste(self, icon: Image.Image, x: int, y: int) -> None:

@@ -6,8 +6,11 @@ import io
 
 from PIL import Image
 
+LEVEL = 6
+"""zlib level of the boards' PNGs unless a renderer asks for another."""
 
-def encode(image: Image.Image, *, colours: int = 256, level: int = 6) -> bytes:
+
+def encode(image: Image.Image, *, colours: int = 256, level: int = LEVEL) -> bytes:
     """The image as PNG bytes, reduced to a palette of at most `colours` when `colours` > 0.
 
     Boards are flat colours plus antialiased edges, so an adaptive palette loses nothing a

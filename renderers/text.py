@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from renderers.glyphs import font_coverage
 
@@ -88,11 +88,29 @@ def clean_name(name: str, seat: int, bold: bool = True) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
+def stamp(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int] | None:
+    """`text` as a coverage mask and the offset of its top-left from the anchor point (cached).
+
+    Boards repeat the same labels and numbers; pasting a cached mask is several times
+    faster than rasterising the text again. None for text with no ink.
+    """
+    face = font(size, bold)
+    left, top, right, bottom = (round(v) for v in face.getbbox(text, anchor=anchor))
+    if right <= left or bottom <= top:
+        return None
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+@lru_cache(maxsize=4096)
 def width(text: str, face: Font) -> float:
     """The advance width of `text` in `face`, in pixels."""
     return face.getlength(text)
 
 
+@lru_cache(maxsize=2048)
 def fit(text: str, face: Font, max_width: float) -> str:
     """`text`, cut at a character boundary and ended with an ellipsis if it is wider than `max_width`."""
     if width(text, face) <= max_width:

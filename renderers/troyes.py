@@ -21,7 +21,7 @@ from renderers.dice import DieStyle, PipShape
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import clean_name, fit, font, game_over_line
+from renderers.text import clean_name, fit, font
 from renderers.troyes_marks import (
     SEAT_FILLS,
     black_die,
@@ -63,6 +63,8 @@ BLACK_DIE = DieStyle(
     "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.08, PipShape.ROUND, "B"
 )
 ROMAN = ("I", "II", "III")
+PNG_LEVEL = 3
+"""zlib level: half the time of level 6 on this tall board, for PNGs about 25% larger (~90 kB)."""
 
 _PHASE_WORDS = {
     Phase.PLACEMENT: "SETUP",
@@ -80,6 +82,8 @@ class Seen:
     vp: int | None
     characters: tuple[str, ...]
     winner: bool
+    score: tuple[tuple[str, int], ...] = ()
+    """The final score line by line (game over only), without the total."""
 
 
 def render(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Image.Image:
@@ -92,7 +96,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     seen = _seen(view, viewer, names)
     inner = WIDTH - 2 * PAD
     heights = (
-        HEADER_H,
+        HEADER_H + (CHOSEN_H if _chosen_dice(view) else 0),
         _players_height(view, seen),
         BUILDING_H,
         _middle_height(view),
@@ -127,7 +131,10 @@ def _seen(view: TroyesState, viewer: int | None, names: Sequence[str]) -> list[S
     for seat, player in enumerate(view.players):
         name = clean_name(names[seat] if seat < len(names) else "", seat)
         if outcome is not None:
-            seen.append(Seen(name, outcome.scores[seat], tuple(player.characters), outcome.ranks[seat] == 1))
+            lines = outcome.breakdown[seat] if seat < len(outcome.breakdown) else {}
+            score = tuple((line, vp) for line, vp in lines.items() if line != "Total")
+            won = outcome.ranks[seat] == 1
+            seen.append(Seen(name, outcome.scores[seat], tuple(player.characters), won, score))
         elif seat == viewer:
             seen.append(Seen(name, player.vp, tuple(player.characters), False))
         else:
@@ -153,26 +160,54 @@ def _possessive(name: str) -> str:
 # -- header ----------------------------------------------------------------------------------
 
 HEADER_H = 92
+CHOSEN_H = 42
 
 
 def _header(
     canvas: Canvas, box: Box, view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None
 ) -> None:
     when = f"ROUND {view.round} OF {view.rounds}" if view.round else f"{view.rounds} ROUNDS"
-    canvas.text(
-        (box.x, box.y), f"TROYES · {when} · {_PHASE_WORDS[view.phase]}", TEXT_MIN, fill=palette.TEXT_DIM
-    )
+    line = f"TROYES · {when} · {_PHASE_WORDS[view.phase]}"
+    if _dice_out(view):
+        line += f" · {len(view.dice)} OF {view.rolled} DICE LEFT"
+    canvas.text((box.x, box.y), line, TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
     y = box.y + 42
     if view.phase is Phase.OVER:
-        best = max(s.vp or 0 for s in seen)
-        line = game_over_line([s.name for s in seen if s.winner], best).replace("points", "VP")
-        canvas.text((box.x, y), line, STATUS, fill=palette.ACTIVE, max_width=box.w)
+        canvas.text((box.x, y), _result_line(seen), STATUS, fill=palette.ACTIVE, max_width=box.w)
         return
     if mover is None:
         return
     canvas.paste(shapes.arrow(34), box.x, y + 3)
     who = "Your move" if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
     canvas.text((box.x + 44, y), f"{who}: {_doing(view)}", STATUS, max_width=box.w - 44)
+    chosen = _chosen_dice(view)
+    if chosen:
+        words = ", ".join(_die_words(view, die, mover, seen) for die in view.dice if die.id in chosen)
+        canvas.text(
+            (box.x + 44, y + 54), f"with {words}", TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44
+        )
+
+
+def _die_words(view: TroyesState, die: Die, mover: int, seen: list[Seen]) -> str:
+    """'red 5' for the mover's own die, "Bo's red 5 (bought)" for another district's."""
+    words = f"{die.colour.value} {die.value}"
+    if die.owner == mover:
+        return words
+    owner = (
+        "the neutral" if die.owner == NEUTRAL else _possessive(fit(seen[die.owner].name, font(TEXT_MIN), 280))
+    )
+    return f"{owner} {words} (bought)"
+
+
+def _result_line(seen: list[Seen]) -> str:
+    """'Ana wins with 31 VP' or 'Ana and Bo tie with 31 VP', names cut so the score stays in view."""
+    winners = [s for s in seen if s.winner]
+    best = max(s.vp or 0 for s in seen)
+    each = 520 // max(1, len(winners))
+    names = [fit(s.name, font(STATUS), each) for s in winners]
+    if len(names) == 1:
+        return f"{names[0]} wins with {best} VP"
+    return f"{', '.join(names[:-1])} and {names[-1]} tie with {best} VP"
 
 
 def _doing(view: TroyesState) -> str:
@@ -236,9 +271,40 @@ def _row_height(shown: Seen) -> int:
     return 2 * ROW_PAD + 2 * LINE_H + 6 + (LINE_H if shown.characters else 0)
 
 
+_SCORE_WORDS = {
+    "VP tokens": "tokens",
+    "Uncountered events with a cube": "events",
+    "Tradesmen spaces": "tradesmen",
+    "Cathedral levels missing": "cathedral",
+}
+
+
+def _score_words(shown: Seen) -> str:
+    """The final score in one short line; every dealt character scores for every player."""
+    named = {card.name for card in characters().values()}
+    parts = [
+        f"{_SCORE_WORDS.get(line, line)} {_signed(vp)}"
+        for line, vp in shown.score
+        if line not in named and vp
+    ]
+    by_characters = sum(vp for line, vp in shown.score if line in named)
+    parts.append(f"characters {_signed(by_characters)}")
+    return " · ".join(parts)
+
+
+def _signed(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
 def _players_height(view: TroyesState, seen: list[Seen]) -> int:
     rows = sum(_row_height(s) for s in seen)
-    return 36 + rows + GAP * len(seen) + 2 * ROW_PAD + LINE_H
+    neutral = GAP + 2 * ROW_PAD + LINE_H if _dice_out(view) else 0
+    return 36 + rows + GAP * (len(seen) - 1) + neutral
+
+
+def _dice_out(view: TroyesState) -> bool:
+    """Whether the city square is in play (the phases with dice)."""
+    return view.phase in (Phase.COUNTER, Phase.ACTIONS)
 
 
 def _stat_columns(box: Box) -> list[Box]:
@@ -257,12 +323,14 @@ def _players(
     head, rest = box.take_top(36)
     for column, title in zip(_stat_columns(head), STAT_HEADS, strict=True):
         canvas.text((column.right, column.y), title, TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
-    canvas.text((head.x + GUTTER, head.y), "Players and their dice", TEXT_MIN, fill=palette.TEXT_DIM)
+    title = "Players and their dice" if _dice_out(view) else "Players"
+    canvas.text((head.x + GUTTER, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM)
     chosen = _chosen_dice(view)
     for seat, shown in enumerate(seen):
         row, rest = rest.take_top(_row_height(shown), GAP)
         _player_row(canvas, row, view, seat, shown, seat == viewer, seat == mover, chosen)
-    _neutral_row(canvas, rest, view, chosen)
+    if _dice_out(view):
+        _neutral_row(canvas, rest, view, chosen)
 
 
 def _chosen_dice(view: TroyesState) -> set[int]:
@@ -309,7 +377,13 @@ def _player_row(
         w = canvas.pill_width(text, TEXT_MIN)
         canvas.pill(right - w, line.y + 3, text, TEXT_MIN, fill)
         right -= w + 8
-    _district(canvas, Box(line.x, line.y, right - 12 - line.x, line.h), view, seat, chosen)
+    if shown.score:
+        made = _score_words(shown)
+        canvas.text(
+            (line.x, line.y + line.h // 2), made, TEXT_MIN, anchor="lm", max_width=right - 12 - line.x
+        )
+    else:
+        _district(canvas, Box(line.x, line.y, right - 12 - line.x, line.h), view, seat, chosen)
     if shown.characters:
         names = ", ".join(_character_name(c) for c in shown.characters)
         label = "Character" if len(shown.characters) == 1 else "Characters"
@@ -362,11 +436,14 @@ def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: s
     ]
     groups = [(colour, dice) for colour, dice in groups if dice]
     if not groups:
-        if view.phase in (Phase.COUNTER, Phase.ACTIONS):
-            canvas.text((box.x, box.y + box.h // 2), "no dice", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        words = "no dice" if _dice_out(view) else ""
+        if view.phase is Phase.PLACEMENT and owner != NEUTRAL:
+            left = view.placement_order.count(owner)
+            words = f"{left} starting citizen{'s' if left != 1 else ''} to place" if left else "all placed"
+        canvas.text((box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
         return
     count = sum(len(dice) for _, dice in groups)
-    letter_w = 30
+    letter_w = round(max(font(TEXT_MIN).getlength(LETTERS[colour]) for colour, _ in groups)) + 10
     size = DIE
     gap = 8
     while size > 40 and count * (size + gap) + len(groups) * (letter_w + 14) > box.w:
@@ -663,12 +740,11 @@ def _cards(canvas: Canvas, box: Box, view: TroyesState) -> None:
             _card(canvas, cell, view, slot)
         y += h + GAP
     if hidden:
-        levels = " and ".join(ROMAN[level - 1] for level in hidden)
-        rounds = " and ".join(str(level) for level in hidden)
-        plural = "s" if len(hidden) > 1 else ""
+        levels = ", ".join(ROMAN[level - 1] for level in hidden)
+        text = f"Face down until their round: level{'s' if len(hidden) > 1 else ''} {levels}"
         canvas.text(
             (box.x + 4, y + HIDDEN_H // 2),
-            f"Level{plural} {levels} face down: revealed in round{plural} {rounds}",
+            text,
             TEXT_MIN,
             fill=palette.TEXT_DIM,
             anchor="lm",

@@ -14,13 +14,20 @@ from renderers.playout import states
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri")
-SAMPLES = (("tomatoes", 4, 2024, 0.6), ("buttons", 4, 2024, 0.5))
+SAMPLES = (("tomatoes", 4, 2024, 0.6), ("buttons", 4, 2024, 0.5), ("troyes", 4, 2024, 0.5))
 """(game, players, seed, how far into the game) for each sample board."""
 
 
 def _buttons_placed(game: str, state: Any) -> int:
     """How many buttons of this round are on the boards (Buttons), else a number that always passes."""
     return sum(len(board.buttons) for board in state.boards) if game == "buttons" else 99
+
+
+def _telling(game: str, rules: Any, state: Any) -> bool:
+    """Whether a state shows its game at work: a die being placed, or (Troyes) dice being chosen."""
+    if game == "troyes":
+        return any(step.dice for step in state.stack) and any(state.lying)
+    return any(p.kind == "place" for p in rules.prompts(state)) and _buttons_placed(game, state) >= 4
 
 
 def main() -> None:
@@ -32,12 +39,9 @@ def main() -> None:
         rules = get_rules(game)
         every = list(states(rules, seats, seed))
         # The first state past that point where a player is placing (the roll is on show)
-        # with some buttons of the round already on the boards.
-        state = next(
-            s
-            for s in every[int(len(every) * fraction) :]
-            if any(p.kind == "place" for p in rules.prompts(s)) and _buttons_placed(game, s) >= 4
-        )
+        # with some buttons of the round already on the boards; in Troyes, where a player is
+        # choosing dice while an expelled citizen lies on a building.
+        state = next(s for s in every[int(len(every) * fraction) :] if _telling(game, rules, s))
         path = DOCS / f"board-{game}.png"
         path.write_bytes(render_png(game, rules.view(state, None), None, NAMES[:seats]))
         print(f"{path}: {path.stat().st_size} bytes")

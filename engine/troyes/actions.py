@@ -1,4 +1,7 @@
-"""The decisions of a turn as a stack of small steps: their options and what each choice does."""
+"""The decisions of a turn as a stack of small steps: their options and what each choice does.
+
+The prompt kinds, their options, defaults and context fields are listed in DATA.md ("Prompts").
+"""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from engine.troyes.flow import after_countering, next_counter, next_turn, roll_d
 from engine.troyes.kinds import NEUTRAL, Colour, Phase, StepKind
 from engine.troyes.purse import gain_influence, gain_vp
 from engine.troyes.state import Die, Step, TroyesState
+from engine.troyes.text import deniers
 
 BACK = Action("back")
 DONE = Action("done")
@@ -196,8 +200,14 @@ def _turn_menu(state: TroyesState, seat: int) -> Prompt:
     if can_get_citizen(state, seat):
         options.append(Action("citizen"))
     targets = [f"card:{i}" for i in range(len(state.cards))]
-    targets += ["event", "cathedral", "building:0", "building:1", "building:2", "agriculture"]
+    targets += ["cathedral", "building:0", "building:1", "building:2", "agriculture"]
     options += [Action.of("target", t=t) for t in targets if can_target(state, seat, t)]
+    events = [f"event:{i}" for i in range(len(state.queue)) if can_target(state, seat, f"event:{i}")]
+    # Events are offered one by one (one click less) unless that passes Discord's 25 options.
+    if len(options) + len(events) <= MAX_OPTIONS:
+        options += [Action.of("target", t=t) for t in events]
+    elif events:
+        options.append(Action.of("target", t="event"))
     context = (
         ("round", state.round),
         ("pass_deniers", board().const("pass_deniers")),
@@ -207,6 +217,10 @@ def _turn_menu(state: TroyesState, seat: int) -> Prompt:
         ("hire", tuple(_hire_costs(state, seat, options))),
     )
     return Prompt(seat, "turn", tuple(options), default=PASS, context=context)
+
+
+MAX_OPTIONS = 25
+"""Discord's limit of options in one select."""
 
 
 def _hire_costs(state: TroyesState, seat: int, options: Sequence[Action]) -> list[int]:
@@ -289,10 +303,26 @@ ASKED = frozenset({"artisan", "innkeeper", "journeyman", "troubadour", "diplomat
 """Cards whose number of activations is asked: each one costs something, or may help others."""
 
 
+def activation_yield(effect: str, n: int) -> str:
+    """What `n` activations of an asked card give, in words ("pay 2 influence, gain 12 deniers")."""
+    cubes = "1 cube on an event" if n == 1 else f"{n} cubes on events"
+    return {
+        "artisan": f"pay {n} influence, gain {deniers(6 * n)}",
+        "innkeeper": f"pay {deniers(n)}, gain {n} influence",
+        "journeyman": f"pay {deniers(3 * n)}, gain {2 * n} VP",
+        "troubadour": f"pay {3 * n} influence, gain {2 * n} VP",
+        "diplomat": f"pay {n} influence, put {cubes}",
+        "procession": f"{2 * n} VP to each player with the most dice left",
+        "joust": f"{2 * n} VP to each player with the highest red total left",
+    }[effect]
+
+
 def _activations_prompt(state: TroyesState, step: Step) -> Prompt:
     options = [Action.of("activations", n=n) for n in range(1, step.count + 1)]
     card = state.cards[groups.target_kind(step.target)[1]].id
-    context = (("target", step.target), ("card", card), ("effect", activities()[card].effect))
+    effect = activities()[card].effect
+    yields = tuple(activation_yield(effect, n) for n in range(1, step.count + 1))
+    context = (("target", step.target), ("card", card), ("effect", effect), ("yields", yields))
     return Prompt(step.seat, "activations", (*options, BACK), default=options[-1], context=context)
 
 

@@ -53,7 +53,7 @@ class GreedyBot:
             best = best_plan(view, seat, _targets(prompt.options))
             if best is None or best[0] <= pass_value(view, seat):
                 return _PASS
-            return Action.of("target", t=_menu_target(best[1]))
+            return Action.of("target", t=_menu_target(best[1], prompt.options))
         step = view.stack[-1]
         if kind == "fight_which":
             targets = [f"event:{o['index']}" for o in prompt.options if o.kind == "event"]
@@ -102,8 +102,9 @@ def _targets(options: Sequence[Action]) -> list[str]:
     return found
 
 
-def _menu_target(target: str) -> str:
-    return "event" if target.startswith("event:") else target
+def _menu_target(target: str, options: Sequence[Action]) -> str:
+    """The menu's name of a target: an event is offered alone, or behind "event" when there are many."""
+    return target if Action.of("target", t=target) in options else "event"
 
 
 def pass_value(view: TroyesState, seat: int) -> float:

@@ -45,6 +45,11 @@ def _dice(dice: Any) -> str:
     return ", ".join(f"{colour} {value}" for _, colour, value in dice)
 
 
+def deniers(n: Any) -> str:
+    """'1 denier', '3 deniers'."""
+    return f"{n} denier" if int(n) == 1 else f"{n} deniers"
+
+
 def times(n: Any) -> str:
     """'once', 'twice', 'N times'."""
     return {1: "once", 2: "twice"}.get(int(n), f"{n} times")
@@ -71,17 +76,18 @@ def _changes(d: Mapping[str, Any]) -> str:
     for key in ("deniers", "influence"):
         amount = int(d[key])
         if amount:
-            parts.append(f"{'gains' if amount > 0 else 'pays'} {abs(amount)} {key}")
+            what = deniers(abs(amount)) if key == "deniers" else f"{abs(amount)} influence"
+            parts.append(f"{'gains' if amount > 0 else 'pays'} {what}")
     return " and ".join(parts)
 
 
 def _tax(d: Mapping[str, Any], collector: str, payer: str) -> str:
     if d["from"] == NEUTRAL:
         return (
-            f"The bank pays {d['deniers']} deniers to {collector} for the neutral citizens (Tax Collector)."
+            f"The bank pays {deniers(d['deniers'])} to {collector} for the neutral citizens (Tax Collector)."
         )
     due = "" if d["deniers"] == d["due"] else f" of the {d['due']} due"
-    return f"{payer} pays {d['deniers']} deniers{due} to {collector} (Tax Collector)."
+    return f"{payer} pays {deniers(d['deniers'])}{due} to {collector} (Tax Collector)."
 
 
 def _vp(d: Mapping[str, Any], name: str) -> str:
@@ -102,13 +108,15 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
     simple: dict[str, Callable[[], str]] = {
         "round": lambda: f"Round {d['round']} begins; {name(d['start'])} is the start player.",
         "card_revealed": lambda: f"Activity card revealed: {card_name(d['card'])}.",
-        "income": lambda: f"{name(d['seat'])} receives {d['income']} deniers of income.",
+        "income": lambda: f"{name(d['seat'])} receives {deniers(d['income'])} of income.",
         "wages": lambda: (
-            f"{name(d['seat'])} pays {d['paid']} deniers in wages"
+            f"{name(d['seat'])} pays {deniers(d['paid'])} in wages"
             + ("." if d["paid"] == d["due"] else f" of the {d['due']} due.")
         ),
         "event_levy": lambda: (
-            f"{d['event']} takes {d['paid']} {d['currency']} from {name(d['seat'])}"
+            f"{d['event']} takes "
+            + (deniers(d["paid"]) if d["currency"] == "deniers" else f"{d['paid']} influence")
+            + f" from {name(d['seat'])}"
             + ("." if d["paid"] == d["due"] else f" of the {d['due']} due.")
         ),
         "workforce": lambda: f"Workforce rolled: {len(d['dice'])} dice.",
@@ -133,14 +141,14 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         "new_citizen": lambda: f"{name(d['seat'])} spends 2 influence on a new citizen.",
         "reroll": lambda: f"{name(d['seat'])} spends 1 influence to re-roll a die: {d['value']}.",
         "flip": lambda: f"{name(d['seat'])} spends 4 influence to turn {len(d['dice'])} dice over.",
-        "bought": lambda: f"{name(d['seat'])} pays {d['deniers']} deniers for dice of {name(d['from'])}.",
+        "bought": lambda: f"{name(d['seat'])} pays {deniers(d['deniers'])} for dice of {name(d['from'])}.",
         "dice_used": lambda: (
             f"{name(d['seat'])} uses {_dice(d['dice'])} on "
             + (card_name(d["card"]) if d["card"] else target_name(d["target"]))
             + (f" with a {card_name(d['modifier'])} cube." if d["modifier"] else ".")
         ),
         "tradesman": lambda: (
-            f"{name(d['seat'])} pays {d['cost']} deniers and puts {citizen_from(d)} on "
+            f"{name(d['seat'])} pays {deniers(d['cost'])} and puts {citizen_from(d)} on "
             + f"{card_name(d['card'])}"
             + (", on its illustration." if d["space"] == -1 else f", space {d['space']}.")
         ),
@@ -161,7 +169,7 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
             + f"{d['value']}"
             + ("." if d["expelled"] is None else f", expelling a citizen of {name(d['expelled'])}.")
         ),
-        "agriculture": lambda: f"{name(d['seat'])} farms for {d['deniers']} deniers.",
+        "agriculture": lambda: f"{name(d['seat'])} farms for {deniers(d['deniers'])}.",
         "vp": lambda: _vp(d, name(d["seat"])),
         "setup_place": lambda: (
             f"{name(d['seat'])} places a citizen in the {building(d['building'])}, " + f"space {d['space']}."

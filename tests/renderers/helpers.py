@@ -19,12 +19,14 @@ NASTY_NAMES = (
 """Names that are long, mix scripts, carry emoji, combining marks, bidi overrides and control characters."""
 
 
-def decode(data: bytes) -> Image.Image:
+def decode(
+    data: bytes, widths: tuple[int, int] = (1000, 1400), max_height: int = 2000, max_bytes: int = MAX_BYTES
+) -> Image.Image:
     """The PNG `data` decoded, after checking it is a PNG of a phone-friendly width and size."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(data) < MAX_BYTES
+    assert len(data) < max_bytes
     image = Image.open(io.BytesIO(data))
     image.load()
-    assert 1000 <= image.width <= 1400
-    assert 400 <= image.height <= 2000
+    assert widths[0] <= image.width <= widths[1]
+    assert 400 <= image.height <= max_height
     return image

@@ -84,7 +84,7 @@ def test_blacksmith_cube_adds_5_to_a_red_group_but_not_for_the_palace() -> None:
     assert state.players[0].cubes == {"Y2b": 1}
     (red,) = add_dice(state, 0, R, 1)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="Y2b"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="Y2b"))
     state = play(state, 0, die(red), DONE)
     assert state.queue[0].cubes == [0] and "Y2b" not in state.players[0].cubes
     assert not groups.modifier_fits(state, "building:0", "blacksmith")
@@ -95,7 +95,7 @@ def test_militiaman_cube_lets_yellow_dice_act_as_red() -> None:
     (yellow,) = add_dice(state, 0, Y, 6)
     state.turn = 0
     # No red die: the Militiaman cube is the one way forward, and the yellow die the only die.
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="Y2c"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="Y2c"))
     assert state.queue[0].cubes == [0] and all(d.id != yellow for d in state.dice)
 
 
@@ -157,7 +157,7 @@ def test_apprenticeship_cube_makes_every_die_a_5_not_for_the_cathedral() -> None
     state = run(ready("W2a"), "W2a", 1)
     ones = add_dice(state, 0, R, 1, 1)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="W2a"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="W2a"))
     state = play(state, 0, *(die(i) for i in ones), DONE)
     assert state.queue[0].cubes == [0]  # 10 // 6 = 1 cube
     assert not groups.modifier_fits(state, "cathedral", "apprenticeship")
@@ -168,7 +168,7 @@ def test_confession_cube_adds_2_to_every_die_not_in_bishopric_or_city_hall() -> 
     state = run(ready("W2b"), "W2b", 1)
     twos = add_dice(state, 0, R, 2, 2)
     state.turn = 0
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="W2b"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="W2b"))
     state = play(state, 0, *(die(i) for i in twos), DONE)
     assert state.queue[0].cubes == [0]  # 8 // 6 = 1
     assert not groups.modifier_fits(state, f"building:{CITY_HALL}", "confession")
@@ -192,7 +192,7 @@ def test_templar_cube_turns_one_white_die_into_two_red_dice() -> None:
     state = ready("W2c")
     state.players[0].cubes = {"W2c": 1}
     (white,) = add_dice(state, 0, W, 6)
-    state = play(state, 0, target("event"), Action.of("event", index=0), Action.of("modifier", card="W2c"))
+    state = play(state, 0, target("event:0"), Action.of("modifier", card="W2c"))
     state = play(state, 0, die(white), DONE)
     # Two red 6s = 12 -> 2 cubes: Marauding's two banners are filled by seat 0 alone.
     assert state.players[0].vp == 3 and state.queue[0].cubes == []

@@ -12,7 +12,7 @@ from engine.troyes.data import board, events
 from engine.troyes.eventcards import apply_effects, draw_events, place_cube, rewards
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, Phase
 from engine.troyes.state import EventSlot
-from tests.engine.troyes.helpers import R, W, Y, add_dice, die, options, play, table
+from tests.engine.troyes.helpers import R, W, Y, add_dice, die, options, play, table, target
 
 
 def effects_of(card_id: str, seats: int = 2):  # type: ignore[no-untyped-def]
@@ -155,7 +155,7 @@ def test_fighting_an_event_uses_its_colour_and_divisor() -> None:
     add_dice(state, 1, W, 1)
     yellow = add_dice(state, 0, Y, 6, 4)
     add_dice(state, 0, R, 6)
-    state = play(state, 0, Action.of("target", t="event"), Action.of("event", index=1))
+    state = play(state, 0, target("event:1"))
     red = yellow[-1] + 1
     assert die(yellow[0]) in options(state) and die(red) not in options(state), "yellow dice only"
     state = play(state, 0, die(yellow[0]))

@@ -85,7 +85,7 @@ def test_one_cube_per_action_and_it_is_spent() -> None:
     spare(state)
     state.players[0].cubes = {"W2b": 2, "W2a": 1}
     twos = add_dice(state, 0, R, 2, 2)
-    state = play(state, 0, target("event"), Action.of("event", index=0))
+    state = play(state, 0, target("event:0"))
     # 2 + 2 = 4 is below the divisor 6: without a cube the group fails, so "no cube" is not offered.
     assert {o["card"] for o in options(state) if o.kind == "modifier"} == {"W2a", "W2b"}
     state = play(state, 0, Action.of("modifier", card="W2b"))
