@@ -39,6 +39,8 @@ CUBE_WORDS = {
 }
 """What a delayed card's cube does to a group, in a few words."""
 
+ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
 TURN_STARTERS = frozenset({"round", "actions"})
 """Events after which the board is a new message: a new round, and the action phase."""
 
@@ -137,6 +139,17 @@ def card_label(view: TroyesState, index: int, seat: int) -> str:
     return f"{card.name}: {colour}, divide by {card.divisor}, {tail}"
 
 
+def event_name(view: TroyesState, index: int) -> str:
+    """An event's name, with its place among namesakes in the queue: "Brigands (2nd)"."""
+    slot = view.queue[index]
+    name = events()[slot.id].name
+    same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
+    if len(same) < 2:
+        return name
+    place = same.index(index) + 1
+    return f"{name} ({place}{ORDINAL_SUFFIX.get(place, 'th')})"
+
+
 def event_label(view: TroyesState, index: int) -> str:
     """ "Drought: yellow, divide by 5, 1 of 2 banners free"."""
     if not 0 <= index < len(view.queue):
@@ -144,9 +157,8 @@ def event_label(view: TroyesState, index: int) -> str:
     slot = view.queue[index]
     card = events()[slot.id]
     free = card.banners - len(slot.cubes)
-    return (
-        f"{card.name}: {card.combat.value}, divide by {card.divisor}, {free} of {card.banners} banners free"
-    )
+    numbers = f"divide by {card.divisor}, {free} of {card.banners} banners free"
+    return f"{event_name(view, index)}: {card.combat.value}, {numbers}"
 
 
 def cube_label(view: TroyesState, index: int) -> str:
@@ -155,7 +167,7 @@ def cube_label(view: TroyesState, index: int) -> str:
         return f"event {index + 1}"
     slot = view.queue[index]
     card = events()[slot.id]
-    return f"{card.name} ({card.banners - len(slot.cubes)} of {card.banners} banners free)"
+    return f"{event_name(view, index)} ({card.banners - len(slot.cubes)} of {card.banners} banners free)"
 
 
 def target_name(view: TroyesState, target: str) -> str:
@@ -164,7 +176,7 @@ def target_name(view: TroyesState, target: str) -> str:
     if kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
         return f"the {activities()[view.cards[index].id].name}"
     if kind == "event" and 0 <= index < len(view.queue):
-        return f"the {events()[view.queue[index].id].name}"
+        return f"the {event_name(view, index)}"
     if kind == "building" and 0 <= index < 3:
         return f"the {building_name(index)}"
     if kind == "cathedral":
@@ -387,7 +399,7 @@ class TroyesUI(GameUI):
         if kind == "card":
             label = card_label(view, index, seat)
         elif kind == "event":
-            label = "Fight an event"
+            label = f"Fight {event_label(view, index)}" if index >= 0 else "Fight an event"
         elif kind == "cathedral":
             label = "Build in the cathedral (white dice)"
         elif kind == "building":
@@ -460,9 +472,14 @@ class TroyesUI(GameUI):
         return _alone(f"source:{source}", label, "🧍")
 
     def _activations(self, view: TroyesState, prompt: Prompt, times: int) -> Choice:
-        target = str(_context(prompt).get("target", ""))
+        context = _context(prompt)
+        target = str(context.get("target", ""))
         kind, index = groups.target_kind(target)
-        if kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
+        told = context.get("yields", ())
+        if isinstance(told, tuple) and 0 < times <= len(told):
+            # The engine's own words for what this many activations give.
+            label = f"{times}×: {told[times - 1]}"
+        elif kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
             label = f"{times}×: {activation_yield(view, prompt.seat, index, times)}"
         else:
             label = f"{times}×"
