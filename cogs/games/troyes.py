@@ -135,8 +135,15 @@ def card_label(view: TroyesState, index: int, seat: int) -> str:
         return f"Activity card {index + 1}"
     card = activities()[slot.id]
     colour = "any colour" if card.effect == "pilgrimage" else card.colour.value
-    tail = "your tradesman" if slot.has(seat) else f"hire {card.cost} deniers"
+    tail = "your tradesman" if slot.has(seat) else f"hire {card.cost} deniers{bought_citizen(view, seat)}"
     return f"{card.name}: {colour}, divide by {card.divisor}, {tail}"
+
+
+def bought_citizen(view: TroyesState, seat: int) -> str:
+    """ " + 2 influence" when the seat's supply is empty, so a new citizen must be bought (§4.2)."""
+    if view.players[seat].supply > 0:
+        return ""
+    return f" + {board().const('citizen_cost')} influence"
 
 
 def event_name(view: TroyesState, index: int) -> str:
@@ -403,9 +410,8 @@ class TroyesUI(GameUI):
         elif kind == "cathedral":
             label = "Build in the cathedral (white dice)"
         elif kind == "building":
-            label = (
-                f"Citizen in the {building_name(index)} ({colour_word(board().buildings[index].colour)} die)"
-            )
+            colour = colour_word(board().buildings[index].colour)
+            label = f"Citizen in the {building_name(index)} ({colour} die{bought_citizen(view, seat)})"
         elif kind == "agriculture":
             label = f"Agriculture: yellow, divide by {board().const('agriculture_divisor')} for deniers"
         else:
