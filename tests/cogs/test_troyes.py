@@ -174,30 +174,35 @@ class Spy:
 
     captions: list[tuple[str, bool]] = field(default_factory=list)
     public_boards: list[tuple[list[int], list[list[str]], bool]] = field(default_factory=list)
+    private_boards: list[int] = field(default_factory=list)
 
 
 async def test_no_public_message_board_or_spectator_answer_tells_vp_or_characters(
-    world: Harness, monkeypatch: pytest.MonkeyPatch
+    drawn_world: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    world = drawn_world
     spy = Spy()
     real_compose = presenter.compose
+    real_render = renderers.render_png
 
     def compose(table: Any, *args: Any, **kwargs: Any) -> Any:
         board = real_compose(table, *args, **kwargs)
         spy.captions.append((board.content, table.state.phase is Phase.OVER))
         return board
 
-    def render(table: Any, seat: int | None = None) -> bytes | None:
-        view = table.view(seat)
-        if seat is None:
+    def render(game: str, view: Any, viewer: int | None, *args: Any, **kwargs: Any) -> bytes:
+        # What the renderer is actually given: public boards must get the spectators' view.
+        if viewer is None:
             vp = [p.vp for p in view.players]
             spy.public_boards.append(
                 (vp, [list(p.characters) for p in view.players], view.phase is Phase.OVER)
             )
-        return None
+        else:
+            spy.private_boards.append(viewer)
+        return real_render(game, view, viewer, *args, **kwargs)
 
     monkeypatch.setattr(presenter, "compose", compose)
-    monkeypatch.setattr(presenter, "render_board", render)
+    monkeypatch.setattr(renderers, "render_png", render)
     table = await open_troyes(world)
     dealt = {characters()[c].name for p in table.state.players for c in p.characters}
     assert len(dealt) == len(table.seats), "one secret character each at three players"
@@ -216,7 +221,13 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
     # A player's own "My hand": their VP and character, and nobody else's.
     for user in (world.alice, world.bob):
         seat = now.seat_of(user.id)
-        mine = private_answer(await user.click(world.board(), label="My hand"))
+        answer = await user.click(world.board(), label="My hand")
+        mine = private_answer(answer)
+        assert spy.private_boards[-1] == seat, "My hand is drawn from the clicker's seat"
+        if has_troyes_board():
+            image = answer.followups[0].attachments[0]
+            with Image.open(io.BytesIO(await image.read())) as picture:
+                picture.load()
         player = now.state.players[seat]
         assert f"Your victory points: **{player.vp}**" in mine
         own = {characters()[c].name for c in player.characters}
