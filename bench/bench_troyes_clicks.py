@@ -89,7 +89,7 @@ def measure(games: int) -> dict[str, Any]:
                 pending[seat] += 1
                 total[seat] += 1
                 kind = classify(seat, list(transition.events))
-                if kind is None and prompt.kind == "counter_more":
+                if prompt.kind == "counter_more" and action.kind == "stop":
                     kind = "stop countering (after a counter)"
                 if kind is not None:
                     per_type[kind].append(pending[seat])

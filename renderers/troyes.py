@@ -1,8 +1,9 @@
-"""The Troyes board, portrait for phones: players and their dice, buildings, cathedral, events, cards.
+"""The Troyes board, portrait for phones: the move, the players and their dice, then the city.
 
 Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
 when a phone shows the board 400 px wide (issue 12). Owners are told apart by a number in their
 token (1-4, N for the neutral player) as well as its colour; dice colours by a letter (R, W, Y).
+Victory points and characters show only to their own seat, and to everyone on the final board.
 """
 
 from __future__ import annotations
@@ -15,54 +16,28 @@ from PIL import Image
 from engine.troyes import RULES
 from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import NEUTRAL, Colour, Phase
-from engine.troyes.state import CardSlot, Die, EventSlot, TroyesState
+from engine.troyes.state import Die, TroyesState
 from renderers import palette, shapes
-from renderers.dice import DieStyle, PipShape
+from renderers import troyes_city as city
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.palette import RGB
 from renderers.text import clean_name, fit, font
 from renderers.troyes_marks import (
-    SEAT_FILLS,
-    black_die,
-    cube,
-    hourglass,
-    lying_citizen,
-    mark,
-    seat_fill,
+    DIE,
+    DIE_STYLES,
+    GAP,
+    LETTERS,
+    NAME,
+    STATUS,
+    TEXT_MIN,
+    TOKEN,
+    owner_mark,
     token,
 )
 
 WIDTH = 960
 PAD = 14
-GAP = 12
-TEXT_MIN = 28
-"""The smallest font size on the board (digits 20 px tall, 8.3 px at 400 px wide)."""
-TEXT = 30
-NAME = 32
-STATUS = 36
-DIE = 46
-TOKEN = 42
-
-COLOUR_FILLS: dict[Colour, RGB] = {
-    Colour.RED: palette.DIE_RED,
-    Colour.WHITE: palette.WHITE_DIE,
-    Colour.YELLOW: (238, 194, 36),
-}
-LETTERS = {Colour.RED: "R", Colour.WHITE: "W", Colour.YELLOW: "Y"}
-DIE_STYLES: dict[Colour, DieStyle] = {
-    Colour.RED: DieStyle("red", palette.DIE_RED, palette.PIP_LIGHT, (120, 20, 28), 0.05, PipShape.ROUND, "R"),
-    Colour.WHITE: DieStyle(
-        "white", palette.WHITE_DIE, palette.PIP_DARK, (150, 150, 160), 0.05, PipShape.ROUND, "W"
-    ),
-    Colour.YELLOW: DieStyle(
-        "yellow", COLOUR_FILLS[Colour.YELLOW], palette.PIP_DARK, (140, 100, 0), 0.05, PipShape.ROUND, "Y"
-    ),
-}
-BLACK_DIE = DieStyle(
-    "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.08, PipShape.ROUND, "B"
-)
-ROMAN = ("I", "II", "III")
 PNG_LEVEL = 3
 """zlib level: half the time of level 6 on this tall board, for PNGs about 25% larger (~90 kB)."""
 
@@ -94,13 +69,12 @@ def render(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Image
 def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     seen = _seen(view, viewer, names)
-    inner = WIDTH - 2 * PAD
     heights = (
         HEADER_H + (CHOSEN_H if _chosen_dice(view) else 0),
-        _players_height(view, seen),
-        BUILDING_H,
-        _middle_height(view),
-        _cards_height(view),
+        _players_height(view, seen, viewer),
+        city.BUILDING_H,
+        city.middle_height(view),
+        city.cards_height(view),
     )
     canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD)
     rest = canvas.box.inset(PAD)
@@ -112,11 +86,10 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     _header(canvas, header, view, viewer, seen, mover)
     _players(canvas, players, view, viewer, seen, mover)
     for index, box in enumerate(buildings.columns(3, GAP)):
-        _building(canvas, box, view, index)
-    _cathedral(canvas, Box(middle.x, middle.y, CATHEDRAL_W, CATHEDRAL_H), view)
-    _events(canvas, middle, view)
-    _cards(canvas, rest, view)
-    assert rest.w == inner
+        city.building(canvas, box, view, index)
+    city.cathedral(canvas, Box(middle.x, middle.y, city.CATHEDRAL_W, city.CATHEDRAL_H), view)
+    city.event_queue(canvas, middle, view)
+    city.cards(canvas, rest, view)
     return canvas
 
 
@@ -267,8 +240,19 @@ def _stat_widths() -> list[int]:
     return [max(round(face.getlength(head)), 58) for head in STAT_HEADS]
 
 
-def _row_height(shown: Seen) -> int:
-    return 2 * ROW_PAD + 2 * LINE_H + 6 + (LINE_H if shown.characters else 0)
+LINE_W = WIDTH - 2 * PAD - GUTTER - 16
+"""The width of a player row's lines, right of the gutter."""
+
+
+def _row_height(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
+    extra = (1 if shown.characters else 0) + (1 if _tags_below(view, seat, shown, is_viewer) else 0)
+    return 2 * ROW_PAD + 2 * LINE_H + 6 + extra * LINE_H
+
+
+def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> bool:
+    """Whether the tags need a line of their own, so that a big district keeps full-size dice."""
+    tags = sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown))
+    return not shown.score and tags + 12 + _district_width(view, seat) > LINE_W
 
 
 _SCORE_WORDS = {
@@ -296,8 +280,8 @@ def _signed(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
-def _players_height(view: TroyesState, seen: list[Seen]) -> int:
-    rows = sum(_row_height(s) for s in seen)
+def _players_height(view: TroyesState, seen: list[Seen], viewer: int | None) -> int:
+    rows = sum(_row_height(view, seat, shown, seat == viewer) for seat, shown in enumerate(seen))
     neutral = GAP + 2 * ROW_PAD + LINE_H if _dice_out(view) else 0
     return 36 + rows + GAP * (len(seen) - 1) + neutral
 
@@ -327,7 +311,7 @@ def _players(
     canvas.text((head.x + GUTTER, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM)
     chosen = _chosen_dice(view)
     for seat, shown in enumerate(seen):
-        row, rest = rest.take_top(_row_height(shown), GAP)
+        row, rest = rest.take_top(_row_height(view, seat, shown, seat == viewer), GAP)
         _player_row(canvas, row, view, seat, shown, seat == viewer, seat == mover, chosen)
     if _dice_out(view):
         _neutral_row(canvas, rest, view, chosen)
@@ -357,7 +341,7 @@ def _player_row(
     x = box.x + GUTTER
     mid = box.y + ROW_PAD + LINE_H // 2
     canvas.paste_centred(token(TOKEN, seat), x + TOKEN // 2, mid)
-    _mark(canvas, x + TOKEN // 2, mid, seat)
+    owner_mark(canvas, x + TOKEN // 2, mid, seat)
     columns = _stat_columns(box)
     name_x = x + TOKEN + 12
     colour = palette.ACTIVE if to_move else palette.TEXT
@@ -371,12 +355,14 @@ def _player_row(
         fill = palette.TEXT_DIM if dim else palette.STAR if column is columns[-1] else palette.TEXT
         canvas.text((column.right, mid), figure, NAME, fill=fill, anchor="rm")
     line = Box(x, box.y + ROW_PAD + LINE_H + 6, box.right - 16 - x, LINE_H)
-    tags = _tags(view, seat, is_viewer, shown)
+    below = _tags_below(view, seat, shown, is_viewer)
     right = line.right
-    for text, fill in reversed(tags):
+    for text, fill in reversed(_tags(view, seat, is_viewer, shown)):
         w = canvas.pill_width(text, TEXT_MIN)
-        canvas.pill(right - w, line.y + 3, text, TEXT_MIN, fill)
+        canvas.pill(right - w, line.y + 3 + (LINE_H if below else 0), text, TEXT_MIN, fill)
         right -= w + 8
+    if below:
+        right = line.right
     if shown.score:
         made = _score_words(shown)
         canvas.text(
@@ -388,7 +374,7 @@ def _player_row(
         names = ", ".join(_character_name(c) for c in shown.characters)
         label = "Character" if len(shown.characters) == 1 else "Characters"
         canvas.text(
-            (x, line.bottom + LINE_H // 2),
+            (x, line.bottom + LINE_H // 2 + (LINE_H if below else 0)),
             f"{label}: {names}",
             TEXT_MIN,
             fill=palette.TEXT_DIM,
@@ -422,19 +408,44 @@ def _neutral_row(canvas: Canvas, box: Box, view: TroyesState, chosen: set[int]) 
     x = box.x + GUTTER
     mid = box.y + box.h // 2
     canvas.paste_centred(token(TOKEN, NEUTRAL), x + TOKEN // 2, mid)
-    _mark(canvas, x + TOKEN // 2, mid, NEUTRAL)
+    owner_mark(canvas, x + TOKEN // 2, mid, NEUTRAL)
     used = canvas.text((x + TOKEN + 12, mid), "Neutral", NAME, fill=palette.TEXT_DIM, anchor="lm")
     left = x + TOKEN + 12 + round(used) + 24
     _district(canvas, Box(left, mid - LINE_H // 2, box.right - 16 - left, LINE_H), view, NEUTRAL, chosen)
 
 
-def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int]) -> None:
-    """An owner's dice on the city square, by colour (R, W, Y letters), highest first."""
+_DIE_GAP = 8
+_GROUP_GAP = 14
+
+
+def _groups(view: TroyesState, owner: int) -> list[tuple[Colour, list[Die]]]:
+    """An owner's dice by colour (red, white, yellow), highest first; colours without dice left out."""
     groups = [
         (colour, sorted((d for d in view.dice if d.owner == owner and d.colour is colour), key=_value_first))
         for colour in (Colour.RED, Colour.WHITE, Colour.YELLOW)
     ]
-    groups = [(colour, dice) for colour, dice in groups if dice]
+    return [(colour, dice) for colour, dice in groups if dice]
+
+
+def _letter_width(colour: Colour) -> int:
+    return round(font(TEXT_MIN).getlength(LETTERS[colour])) + 10
+
+
+def _district_width(view: TroyesState, owner: int, size: int = DIE) -> int:
+    """How wide an owner's dice are drawn at `size`."""
+    return sum(
+        _letter_width(colour) + len(dice) * (size + _DIE_GAP) + _GROUP_GAP
+        for colour, dice in _groups(view, owner)
+    )
+
+
+def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int]) -> None:
+    """An owner's dice on the city square, by colour (R, W, Y letters), highest first.
+
+    A player owns at most 12 citizens, so a district has at most 12 dice: they fit a row's line
+    at full size (the tags move below when they would not).
+    """
+    groups = _groups(view, owner)
     if not groups:
         words = "no dice" if _dice_out(view) else ""
         if view.phase is Phase.PLACEMENT and owner != NEUTRAL:
@@ -442,24 +453,18 @@ def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: s
             words = f"{left} starting citizen{'s' if left != 1 else ''} to place" if left else "all placed"
         canvas.text((box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
         return
-    count = sum(len(dice) for _, dice in groups)
-    letter_w = round(max(font(TEXT_MIN).getlength(LETTERS[colour]) for colour, _ in groups)) + 10
-    size = DIE
-    gap = 8
-    while size > 40 and count * (size + gap) + len(groups) * (letter_w + 14) > box.w:
-        size -= 2
     x = box.x
     cy = box.y + box.h // 2
     for colour, dice in groups:
         canvas.text((x, cy), LETTERS[colour], TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-        x += letter_w
+        x += _letter_width(colour)
         for die in dice:
-            if x + size > box.right:
+            if x + DIE > box.right:
                 canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
                 return
-            _die(canvas, x, cy - size // 2, size, die, die.id in chosen)
-            x += size + gap
-        x += 14
+            _die(canvas, x, cy - DIE // 2, DIE, die, die.id in chosen)
+            x += DIE + _DIE_GAP
+        x += _GROUP_GAP
 
 
 def _value_first(die: Die) -> tuple[int, int]:
@@ -473,325 +478,3 @@ def _die(canvas: Canvas, x: int, y: int, size: int, die: Die, chosen: bool) -> N
             (x - 5, y - 5, x + size + 4, y + size + 4), radius=10, outline=palette.ACTIVE, width=4
         )
     canvas.numbered_die(x, y, size, die.value, DIE_STYLES[die.colour])
-
-
-def _mark(canvas: Canvas, cx: int, cy: int, owner: int) -> None:
-    """The owner's number (N for neutral) on a token or cube centred on (cx, cy)."""
-    canvas.text((cx, cy), mark(owner), TEXT_MIN, fill=palette.ink_on(seat_fill(owner)), anchor="mm")
-
-
-# -- buildings -------------------------------------------------------------------------------
-
-BUILDING_H = 300
-SPACE = 50
-
-
-def _building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
-    """A building: its spaces row by row (entry on the left), die values, and the expelled citizens."""
-    spec = board().buildings[index]
-    canvas.panel(box)
-    inner = box.inset(12, 10)
-    chip = canvas.pill(inner.x, inner.y, LETTERS[spec.colour], TEXT_MIN, COLOUR_FILLS[spec.colour])
-    canvas.text((chip.right + 8, chip.y + chip.h // 2), spec.name, TEXT, anchor="lm")
-    canvas.text(
-        (inner.right, inner.bottom - 22), f"wage {spec.wage}", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm"
-    )
-    values = {
-        row: [v + 1 for v, r in enumerate(spec.row_of_value) if r == row] for row in range(len(spec.rows))
-    }
-    # Rows of one space are paired on a line (the Palace); longer rows get a line each.
-    lines: list[list[int]] = []
-    for row, spaces in enumerate(spec.rows):
-        if lines and len(spec.rows[lines[-1][-1]]) == 1 and len(spaces) == 1 and len(lines[-1]) < 2:
-            lines[-1].append(row)
-        else:
-            lines.append([row])
-    y = inner.y + 54
-    spaces_now = view.buildings[index]
-    for line in lines:
-        x = inner.x
-        cy = y + SPACE // 2
-        for row in line:
-            label = _values_label(values[row])
-            used = canvas.text((x, cy), label, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-            x += round(used) + 8
-            for space in spec.rows[row]:
-                owner = spaces_now[space]
-                if owner is None:
-                    canvas.paste_centred(shapes.ring(SPACE - 6, palette.PANEL_EDGE), x + SPACE // 2, cy)
-                else:
-                    canvas.paste_centred(token(SPACE - 6, owner), x + SPACE // 2, cy)
-                    _mark(canvas, x + SPACE // 2, cy, owner)
-                x += SPACE + 6
-            x += 22
-        y += SPACE + 10
-    lying = view.lying[index] if index < len(view.lying) else []
-    if lying:
-        cy = inner.bottom - 22
-        used = canvas.text((inner.x, cy), "Out", TEXT_MIN, fill=palette.WARNING, anchor="lm")
-        x = inner.x + round(used) + 10
-        for owner in lying:
-            if x + 56 > inner.right - 110:
-                canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
-                break
-            canvas.paste_centred(lying_citizen(56, 36, owner), x + 28, cy)
-            _mark(canvas, x + 28, cy, owner)
-            x += 62
-
-
-def _values_label(values: list[int]) -> str:
-    if not values:
-        return "–"
-    if len(values) == 1:
-        return str(values[0])
-    if values == list(range(values[0], values[-1] + 1)):
-        return f"{values[0]}-{values[-1]}"
-    return ",".join(str(v) for v in values)
-
-
-# -- cathedral -------------------------------------------------------------------------------
-
-EVENT_H = 92
-EVENT_GAP = 8
-EVENTS_TOP = 48
-BESIDE = 3
-"""Events listed beside the cathedral; the rest run in two columns below it."""
-CATHEDRAL_W = 436
-CELL = 60
-CATHEDRAL_H = EVENTS_TOP + BESIDE * EVENT_H + (BESIDE - 1) * EVENT_GAP
-
-
-def _middle_height(view: TroyesState) -> int:
-    """The cathedral with the event queue beside it and, when long, below it."""
-    below = max(0, len(view.queue) - BESIDE)
-    return CATHEDRAL_H + ((below + 1) // 2) * (EVENT_H + EVENT_GAP)
-
-
-def _cathedral(canvas: Canvas, box: Box, view: TroyesState) -> None:
-    """Six columns (die values) of three levels, bottom up; each cube shows its owner's number."""
-    canvas.panel(box)
-    inner = box.inset(14, 16)
-    canvas.text((inner.x, inner.y), "Cathedral", TEXT, anchor="la")
-    canvas.text((inner.right, inner.y + 2), "+1 VP a cube", TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
-    spec = board()
-    levels = spec.cathedral_levels
-    left = inner.right - spec.cathedral_columns * CELL
-    top = inner.y + 50
-    for level in range(levels):
-        cy = top + (levels - 1 - level) * CELL + CELL // 2
-        canvas.text(
-            (inner.x, cy),
-            ROMAN[level] if level < 3 else str(level + 1),
-            TEXT_MIN,
-            fill=palette.TEXT_DIM,
-            anchor="lm",
-        )
-    for column in range(spec.cathedral_columns):
-        cx = left + column * CELL + CELL // 2
-        cubes = view.cathedral[column]
-        for level in range(levels):
-            cy = top + (levels - 1 - level) * CELL + CELL // 2
-            cell = Box(cx - 23, cy - 23, 46, 46)
-            if level < len(cubes):
-                canvas.paste_centred(cube(46, cubes[level]), cx, cy)
-                _mark(canvas, cx, cy, cubes[level])
-            else:
-                canvas.draw.rounded_rectangle(cell.corners, radius=6, outline=palette.PANEL_EDGE, width=2)
-        base = top + levels * CELL + 8
-        canvas.text((cx, base + 18), str(column + 1), TEXT, anchor="mm")
-        canvas.text(
-            (cx, base + 54),
-            f"+{spec.cathedral_influence[column]}",
-            TEXT_MIN,
-            fill=palette.TEXT_DIM,
-            anchor="mm",
-        )
-    base = top + levels * CELL + 8
-    canvas.text((inner.x, base + 18), "die", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-    canvas.text((inner.x, base + 54), "inf", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-
-
-# -- events ----------------------------------------------------------------------------------
-
-
-def _event_boxes(box: Box, count: int) -> list[Box]:
-    """Where each event of the queue goes: beside the cathedral first, then two to a row below it."""
-    right = Box(box.x + CATHEDRAL_W + GAP, box.y, box.w - CATHEDRAL_W - GAP, EVENT_H)
-    boxes: list[Box] = []
-    for index in range(count):
-        if index < BESIDE:
-            boxes.append(Box(right.x, box.y + EVENTS_TOP + index * (EVENT_H + EVENT_GAP), right.w, EVENT_H))
-            continue
-        row, column = divmod(index - BESIDE, 2)
-        y = box.y + CATHEDRAL_H + EVENT_GAP + row * (EVENT_H + EVENT_GAP)
-        half = (box.w - GAP) // 2
-        boxes.append(Box(box.x + column * (half + GAP), y, half, EVENT_H))
-    return boxes
-
-
-def _events(canvas: Canvas, box: Box, view: TroyesState) -> None:
-    """The event queue in order (it applies left to right): colour, banners with cubes, black dice."""
-    left = box.x + CATHEDRAL_W + GAP
-    cy = box.y + EVENTS_TOP // 2 - 4
-    canvas.text((left + 4, cy), "Events", TEXT, anchor="lm")
-    if view.black:
-        size = DIE
-        x = box.right - len(view.black) * (size + 6)
-        canvas.text((x - 8, cy), "black dice", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
-        for value in view.black:
-            canvas.numbered_die(x, cy - size // 2, size, value, BLACK_DIE)
-            x += size + 6
-    for slot, slot_box in zip(view.queue, _event_boxes(box, len(view.queue)), strict=True):
-        _event(canvas, slot_box, slot)
-
-
-def _event(canvas: Canvas, box: Box, slot: EventSlot) -> None:
-    card = events()[slot.id]
-    canvas.panel(box, radius=10)
-    stripe = Box(box.x, box.y, 40, box.h)
-    _stripe(canvas, stripe, card.combat, "")
-    inner = Box(stripe.right + 10, box.y + 8, box.right - stripe.right - 20, box.h - 16)
-    icons = card.black_dice
-    icon_w = icons * 34
-    canvas.text(
-        (inner.x, inner.y + 18),
-        card.name,
-        TEXT,
-        anchor="lm",
-        max_width=inner.w - icon_w - (12 if icons else 0),
-    )
-    x = inner.right - icon_w
-    for _ in range(icons):
-        canvas.paste(black_die(28), x + 4, inner.y + 4)
-        x += 34
-    cy = inner.bottom - 22
-    used = canvas.text((inner.x, cy), f"÷{card.divisor}", TEXT, anchor="lm")
-    x = inner.x + round(used) + 16
-    for banner in range(card.banners):
-        if banner < len(slot.cubes):
-            canvas.paste_centred(cube(40, slot.cubes[banner]), x + 20, cy)
-            _mark(canvas, x + 20, cy, slot.cubes[banner])
-        else:
-            canvas.draw.rounded_rectangle(
-                (x, cy - 20, x + 39, cy + 19), radius=6, outline=palette.PANEL_EDGE, width=2
-            )
-        x += 46
-    first, second = card.vp
-    canvas.text((inner.right, cy), f"{first}/{second} VP", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
-
-
-def _stripe(canvas: Canvas, box: Box, colour: Colour, level: str) -> None:
-    """A card's left edge in its dice colour, with the colour's letter (and the level) on it."""
-    fill = COLOUR_FILLS[colour]
-    canvas.draw.rounded_rectangle(box.corners, radius=10, fill=fill)
-    canvas.draw.rectangle((box.right - 10, box.y, box.right - 1, box.bottom - 1), fill=fill)
-    ink = palette.ink_on(fill)
-    if level:
-        canvas.text((box.x + box.w // 2, box.y + 26), LETTERS[colour], TEXT_MIN, fill=ink, anchor="mm")
-        canvas.text((box.x + box.w // 2, box.y + 62), level, TEXT_MIN, fill=ink, anchor="mm")
-    else:
-        canvas.text(
-            (box.x + box.w // 2, box.y + box.h // 2), LETTERS[colour], TEXT_MIN, fill=ink, anchor="mm"
-        )
-
-
-# -- activity cards --------------------------------------------------------------------------
-
-CARD_H = 148
-CUBE_LINE = 50
-HIDDEN_H = 44
-
-
-def _card_rows(view: TroyesState) -> tuple[list[list[CardSlot]], list[int]]:
-    """Revealed cards by level (red, white, yellow in each), and the levels still face down."""
-    shown: list[list[CardSlot]] = []
-    hidden: list[int] = []
-    for level in (1, 2, 3):
-        row = [slot for slot in view.cards if slot.level == level]
-        if row and all(slot.revealed for slot in row):
-            order = (Colour.RED, Colour.WHITE, Colour.YELLOW)
-            shown.append(sorted(row, key=lambda slot: order.index(slot.colour)))
-        else:
-            hidden.append(level)
-    return shown, hidden
-
-
-def _cube_owners(view: TroyesState, slot: CardSlot) -> list[tuple[int, int]]:
-    return [(seat, p.cubes.get(slot.id, 0)) for seat, p in enumerate(view.players) if p.cubes.get(slot.id, 0)]
-
-
-def _card_row_height(view: TroyesState, row: list[CardSlot]) -> int:
-    return CARD_H + (CUBE_LINE if any(_cube_owners(view, slot) for slot in row) else 0)
-
-
-def _cards_height(view: TroyesState) -> int:
-    shown, hidden = _card_rows(view)
-    height = 40 + sum(_card_row_height(view, row) + GAP for row in shown)
-    return height + (HIDDEN_H if hidden else 0)
-
-
-def _cards(canvas: Canvas, box: Box, view: TroyesState) -> None:
-    shown, hidden = _card_rows(view)
-    canvas.text((box.x + 4, box.y + 18), "Activity cards", TEXT, anchor="lm")
-    y = box.y + 40
-    for row in shown:
-        h = _card_row_height(view, row)
-        for slot, cell in zip(row, Box(box.x, y, box.w, h).columns(3, GAP), strict=False):
-            _card(canvas, cell, view, slot)
-        y += h + GAP
-    if hidden:
-        levels = ", ".join(ROMAN[level - 1] for level in hidden)
-        text = f"Face down until their round: level{'s' if len(hidden) > 1 else ''} {levels}"
-        canvas.text(
-            (box.x + 4, y + HIDDEN_H // 2),
-            text,
-            TEXT_MIN,
-            fill=palette.TEXT_DIM,
-            anchor="lm",
-            max_width=box.w - 8,
-        )
-
-
-def _card(canvas: Canvas, box: Box, view: TroyesState, slot: CardSlot) -> None:
-    """An activity card: name, hire cost, divisor, tradesmen in order with their VP, cubes."""
-    card = activities()[slot.id]
-    canvas.panel(box, radius=10)
-    stripe = Box(box.x, box.y, 44, box.h)
-    _stripe(canvas, stripe, card.colour, ROMAN[card.level - 1])
-    inner = Box(stripe.right + 8, box.y + 8, box.right - stripe.right - 16, box.h - 16)
-    canvas.text((inner.x, inner.y + 16), card.name, TEXT_MIN, anchor="lm", max_width=inner.w)
-    cy = inner.y + 56
-    used = canvas.text((inner.x, cy), f"hire {card.cost}", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-    canvas.text((inner.x + round(used) + 18, cy), f"÷{card.divisor}", TEXT_MIN, anchor="lm")
-    if card.delayed:
-        canvas.paste_centred(hourglass(30), inner.right - 16, cy)
-    cy = inner.y + 104
-    x = inner.x
-    for space, owner in enumerate(slot.spaces):
-        vp = card.space_vp[space] if space < len(card.space_vp) else 0
-        if owner is None:
-            canvas.paste_centred(shapes.ring(TOKEN - 2, palette.PANEL_EDGE), x + TOKEN // 2, cy)
-        else:
-            canvas.paste_centred(token(TOKEN, owner), x + TOKEN // 2, cy)
-            _mark(canvas, x + TOKEN // 2, cy, owner)
-        used = canvas.text((x + TOKEN + 4, cy), str(vp), TEXT_MIN, fill=palette.STAR, anchor="lm")
-        x += TOKEN + 4 + round(used) + 12
-    for owner in slot.extra:
-        if x + TOKEN > inner.right:
-            canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
-            break
-        canvas.paste_centred(token(TOKEN, owner), x + TOKEN // 2, cy)
-        _mark(canvas, x + TOKEN // 2, cy, owner)
-        x += TOKEN + 6
-    owners = _cube_owners(view, slot)
-    if owners:
-        cy += CUBE_LINE
-        x = inner.x
-        for owner, count in owners:
-            canvas.paste_centred(cube(38, owner), x + 19, cy)
-            _mark(canvas, x + 19, cy, owner)
-            used = canvas.text((x + 44, cy), f"×{count}", TEXT_MIN, anchor="lm")
-            x += 44 + round(used) + 14
-
-
-__all__ = ["SEAT_FILLS", "draw", "render"]

@@ -1,6 +1,8 @@
-"""Troyes pieces as icons: citizens (discs), lying citizens (capsules), cubes (squares), the hourglass.
+"""Troyes pieces, colours and sizes shared by the parts of the board.
 
-A piece shows its owner by colour and by the number the board writes on it (1-4, N neutral).
+Citizens are discs, lying citizens capsules, cubes squares; a piece shows its owner by colour
+and by the number written on it (1-4, N for the neutral player). Every text is at least
+TEXT_MIN pixels: digits and capitals stay 8 px tall when a phone shows the board 400 px wide.
 """
 
 from __future__ import annotations
@@ -9,14 +11,46 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.troyes.kinds import NEUTRAL
+from engine.troyes.kinds import NEUTRAL, Colour
 from renderers import palette
+from renderers.dice import DieStyle, PipShape
+from renderers.kit import Canvas
+from renderers.layout import Box
 from renderers.palette import RGB
 from renderers.shapes import supersampled
 
 SEAT_FILLS: tuple[RGB, ...] = ((70, 136, 232), (232, 128, 24), (30, 160, 104), (172, 96, 212))
 """Seats 1-4: blue, orange, green, purple (apart from the red, white and yellow of the dice)."""
 NEUTRAL_FILL: RGB = (128, 132, 142)
+
+GAP = 12
+TEXT_MIN = 28
+"""The smallest font size on the board (digits 20 px tall, 8.3 px at 400 px wide)."""
+TEXT = 30
+NAME = 32
+STATUS = 36
+DIE = 46
+TOKEN = 42
+
+COLOUR_FILLS: dict[Colour, RGB] = {
+    Colour.RED: palette.DIE_RED,
+    Colour.WHITE: palette.WHITE_DIE,
+    Colour.YELLOW: (238, 194, 36),
+}
+LETTERS = {Colour.RED: "R", Colour.WHITE: "W", Colour.YELLOW: "Y"}
+DIE_STYLES: dict[Colour, DieStyle] = {
+    Colour.RED: DieStyle("red", palette.DIE_RED, palette.PIP_LIGHT, (120, 20, 28), 0.05, PipShape.ROUND, "R"),
+    Colour.WHITE: DieStyle(
+        "white", palette.WHITE_DIE, palette.PIP_DARK, (150, 150, 160), 0.05, PipShape.ROUND, "W"
+    ),
+    Colour.YELLOW: DieStyle(
+        "yellow", COLOUR_FILLS[Colour.YELLOW], palette.PIP_DARK, (140, 100, 0), 0.05, PipShape.ROUND, "Y"
+    ),
+}
+BLACK_DIE = DieStyle(
+    "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.08, PipShape.ROUND, "B"
+)
+ROMAN = ("I", "II", "III")
 
 
 def seat_fill(owner: int) -> RGB:
@@ -102,3 +136,23 @@ def black_die(size: int) -> Image.Image:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=palette.PIP_LIGHT)
 
     return supersampled(size, size, paint)
+
+
+def owner_mark(canvas: Canvas, cx: int, cy: int, owner: int) -> None:
+    """The owner's number (N for neutral) on a token or cube centred on (cx, cy)."""
+    canvas.text((cx, cy), mark(owner), TEXT_MIN, fill=palette.ink_on(seat_fill(owner)), anchor="mm")
+
+
+def stripe(canvas: Canvas, box: Box, colour: Colour, level: str) -> None:
+    """A card's left edge in its dice colour, with the colour's letter (and the level) on it."""
+    fill = COLOUR_FILLS[colour]
+    canvas.draw.rounded_rectangle(box.corners, radius=10, fill=fill)
+    canvas.draw.rectangle((box.right - 10, box.y, box.right - 1, box.bottom - 1), fill=fill)
+    ink = palette.ink_on(fill)
+    if level:
+        canvas.text((box.x + box.w // 2, box.y + 26), LETTERS[colour], TEXT_MIN, fill=ink, anchor="mm")
+        canvas.text((box.x + box.w // 2, box.y + 62), level, TEXT_MIN, fill=ink, anchor="mm")
+    else:
+        canvas.text(
+            (box.x + box.w // 2, box.y + box.h // 2), LETTERS[colour], TEXT_MIN, fill=ink, anchor="mm"
+        )

@@ -8,11 +8,21 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renderers
-from renderers import dice, png
-from renderers.text import clean_name, fit, font, width
+from renderers import dice, palette, png
+from renderers.kit import Canvas
+from renderers.text import (
+    PHONE_MIN_PX,
+    clean_name,
+    fit,
+    font,
+    glyph_height,
+    shown_height,
+    smallest_legible,
+    width,
+)
 
 
 @pytest.mark.parametrize("value", range(1, 7))
@@ -78,3 +88,35 @@ def test_renderers_import_no_discord_and_no_database() -> None:
         [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_phone_height_follows_the_font_size_and_the_image_width() -> None:
+    # Issue 12: digits and capitals at least 8 px tall when the board is shown 400 px wide.
+    assert shown_height(20, 1400) < PHONE_MIN_PX  # the Tomatoes legend today
+    assert shown_height(28, 960) >= PHONE_MIN_PX
+    smallest = smallest_legible(960)
+    assert shown_height(smallest, 960) >= PHONE_MIN_PX > shown_height(smallest - 1, 960)
+    assert glyph_height(40) > glyph_height(20) > 0
+
+
+def test_the_canvas_records_every_text_size_it_draws() -> None:
+    canvas = Canvas(960, 200)
+    assert canvas.smallest_shown_glyph() == float("inf")
+    canvas.text((10, 10), "Ana", 30)
+    canvas.pill(10, 60, "YOU", 28, palette.GOOD)
+    assert canvas.smallest_shown_glyph() >= PHONE_MIN_PX
+    canvas.numbered_die(100, 100, 30, 5, dice.RED)  # its number is 19 px: too small
+    assert canvas.smallest_shown_glyph() < PHONE_MIN_PX
+    blank = Canvas(960, 200)
+    blank.die(0, 0, 40, 0, dice.GOLD)  # a blank face's letter counts too
+    assert (dice.letter_size(40), True) in blank.text_sizes
+
+
+def test_cached_text_paints_the_same_pixels_as_pillow() -> None:
+    canvas = Canvas(400, 120)
+    canvas.text((20, 60), "Round 3 · 12 deniers", 28, anchor="lm", fill=palette.ACTIVE)
+    plain = Image.new("RGB", (400, 120), palette.BACKGROUND)
+    ImageDraw.Draw(plain).text(
+        (20, 60), "Round 3 · 12 deniers", font=font(28), fill=palette.ACTIVE, anchor="lm"
+    )
+    assert canvas.image.tobytes() == plain.tobytes()

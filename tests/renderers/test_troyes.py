@@ -157,3 +157,16 @@ def test_a_phone_sized_copy_keeps_the_portrait_shape() -> None:
     for seats in (2, 3, 4):
         image: Image.Image = render("troyes", RULES.view(game(seats)[-1], None), None, NAMES[:seats])
         assert image.height > image.width
+
+
+def test_a_full_district_with_every_tag_stays_readable() -> None:
+    # 12 dice (a player's most citizens) beside "PASSED", "START" and "YOU": the tags move down.
+    state = next(s for s in game(3) if s.phase is Phase.ACTIONS and not s.stack)
+    twin = RULES.clone(state)
+    colours = (Colour.RED, Colour.WHITE, Colour.YELLOW)
+    twin.dice = [Die(id=500 + i, colour=colours[i % 3], value=i % 6 + 1, owner=0) for i in range(12)]
+    twin.players[0].passed, twin.players[0].pass_money, twin.start = True, 3, 0
+    plain = draw(RULES.view(state, 0), 0, NASTY_NAMES[:3])
+    full = draw(RULES.view(twin, 0), 0, NASTY_NAMES[:3])
+    assert full.image.height > plain.image.height
+    assert full.smallest_shown_glyph(PHONE_WIDTH) >= PHONE_MIN_PX

@@ -1,0 +1,326 @@
+"""The city on the Troyes board: buildings, cathedral, event queue and activity cards."""
+
+from __future__ import annotations
+
+from engine.troyes.data import activities, board, events
+from engine.troyes.kinds import Colour
+from engine.troyes.state import CardSlot, EventSlot, TroyesState
+from renderers import palette, shapes
+from renderers.kit import Canvas
+from renderers.layout import Box
+from renderers.troyes_marks import (
+    BLACK_DIE,
+    COLOUR_FILLS,
+    DIE,
+    GAP,
+    LETTERS,
+    ROMAN,
+    TEXT,
+    TEXT_MIN,
+    TOKEN,
+    black_die,
+    cube,
+    hourglass,
+    lying_citizen,
+    owner_mark,
+    stripe,
+    token,
+)
+
+# -- buildings -------------------------------------------------------------------------------
+
+BUILDING_H = 300
+SPACE = 50
+
+
+def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
+    """A building: its spaces row by row (entry on the left), die values, and the expelled citizens."""
+    spec = board().buildings[index]
+    canvas.panel(box)
+    inner = box.inset(12, 10)
+    chip = canvas.pill(inner.x, inner.y, LETTERS[spec.colour], TEXT_MIN, COLOUR_FILLS[spec.colour])
+    canvas.text((chip.right + 8, chip.y + chip.h // 2), spec.name, TEXT, anchor="lm")
+    canvas.text(
+        (inner.right, inner.bottom - 22), f"wage {spec.wage}", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm"
+    )
+    values = {
+        row: [v + 1 for v, r in enumerate(spec.row_of_value) if r == row] for row in range(len(spec.rows))
+    }
+    # Rows of one space are paired on a line (the Palace); longer rows get a line each.
+    lines: list[list[int]] = []
+    for row, spaces in enumerate(spec.rows):
+        if lines and len(spec.rows[lines[-1][-1]]) == 1 and len(spaces) == 1 and len(lines[-1]) < 2:
+            lines[-1].append(row)
+        else:
+            lines.append([row])
+    y = inner.y + 54
+    spaces_now = view.buildings[index]
+    for line in lines:
+        x = inner.x
+        cy = y + SPACE // 2
+        for row in line:
+            label = _values_label(values[row])
+            used = canvas.text((x, cy), label, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+            x += round(used) + 8
+            for space in spec.rows[row]:
+                owner = spaces_now[space]
+                if owner is None:
+                    canvas.paste_centred(shapes.ring(SPACE - 6, palette.PANEL_EDGE), x + SPACE // 2, cy)
+                else:
+                    canvas.paste_centred(token(SPACE - 6, owner), x + SPACE // 2, cy)
+                    owner_mark(canvas, x + SPACE // 2, cy, owner)
+                x += SPACE + 6
+            x += 22
+        y += SPACE + 10
+    lying = view.lying[index] if index < len(view.lying) else []
+    if lying:
+        cy = inner.bottom - 22
+        used = canvas.text((inner.x, cy), "Out", TEXT_MIN, fill=palette.WARNING, anchor="lm")
+        x = inner.x + round(used) + 10
+        for owner in lying:
+            if x + 56 > inner.right - 110:
+                canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
+                break
+            canvas.paste_centred(lying_citizen(56, 36, owner), x + 28, cy)
+            owner_mark(canvas, x + 28, cy, owner)
+            x += 62
+
+
+def _values_label(values: list[int]) -> str:
+    if not values:
+        return "–"
+    if len(values) == 1:
+        return str(values[0])
+    if values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ",".join(str(v) for v in values)
+
+
+# -- cathedral -------------------------------------------------------------------------------
+
+EVENT_H = 92
+EVENT_GAP = 8
+EVENTS_TOP = 48
+BESIDE = 3
+"""Events listed beside the cathedral; the rest run in two columns below it."""
+CATHEDRAL_W = 436
+CELL = 60
+CATHEDRAL_H = EVENTS_TOP + BESIDE * EVENT_H + (BESIDE - 1) * EVENT_GAP
+
+
+def middle_height(view: TroyesState) -> int:
+    """The cathedral with the event queue beside it and, when long, below it."""
+    below = max(0, len(view.queue) - BESIDE)
+    return CATHEDRAL_H + ((below + 1) // 2) * (EVENT_H + EVENT_GAP)
+
+
+def cathedral(canvas: Canvas, box: Box, view: TroyesState) -> None:
+    """Six columns (die values) of three levels, bottom up; each cube shows its owner's number."""
+    canvas.panel(box)
+    inner = box.inset(14, 16)
+    canvas.text((inner.x, inner.y), "Cathedral", TEXT, anchor="la")
+    canvas.text((inner.right, inner.y + 2), "+1 VP a cube", TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
+    spec = board()
+    levels = spec.cathedral_levels
+    left = inner.right - spec.cathedral_columns * CELL
+    top = inner.y + 50
+    for level in range(levels):
+        cy = top + (levels - 1 - level) * CELL + CELL // 2
+        canvas.text(
+            (inner.x, cy),
+            ROMAN[level] if level < 3 else str(level + 1),
+            TEXT_MIN,
+            fill=palette.TEXT_DIM,
+            anchor="lm",
+        )
+    for column in range(spec.cathedral_columns):
+        cx = left + column * CELL + CELL // 2
+        cubes = view.cathedral[column]
+        for level in range(levels):
+            cy = top + (levels - 1 - level) * CELL + CELL // 2
+            cell = Box(cx - 23, cy - 23, 46, 46)
+            if level < len(cubes):
+                canvas.paste_centred(cube(46, cubes[level]), cx, cy)
+                owner_mark(canvas, cx, cy, cubes[level])
+            else:
+                canvas.draw.rounded_rectangle(cell.corners, radius=6, outline=palette.PANEL_EDGE, width=2)
+        base = top + levels * CELL + 8
+        canvas.text((cx, base + 18), str(column + 1), TEXT, anchor="mm")
+        canvas.text(
+            (cx, base + 54),
+            f"+{spec.cathedral_influence[column]}",
+            TEXT_MIN,
+            fill=palette.TEXT_DIM,
+            anchor="mm",
+        )
+    base = top + levels * CELL + 8
+    canvas.text((inner.x, base + 18), "die", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+    canvas.text((inner.x, base + 54), "inf", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+
+
+# -- events ----------------------------------------------------------------------------------
+
+
+def _event_boxes(box: Box, count: int) -> list[Box]:
+    """Where each event of the queue goes: beside the cathedral first, then two to a row below it."""
+    right = Box(box.x + CATHEDRAL_W + GAP, box.y, box.w - CATHEDRAL_W - GAP, EVENT_H)
+    boxes: list[Box] = []
+    for index in range(count):
+        if index < BESIDE:
+            boxes.append(Box(right.x, box.y + EVENTS_TOP + index * (EVENT_H + EVENT_GAP), right.w, EVENT_H))
+            continue
+        row, column = divmod(index - BESIDE, 2)
+        y = box.y + CATHEDRAL_H + EVENT_GAP + row * (EVENT_H + EVENT_GAP)
+        half = (box.w - GAP) // 2
+        boxes.append(Box(box.x + column * (half + GAP), y, half, EVENT_H))
+    return boxes
+
+
+def event_queue(canvas: Canvas, box: Box, view: TroyesState) -> None:
+    """The event queue in order (it applies left to right): colour, banners with cubes, black dice."""
+    left = box.x + CATHEDRAL_W + GAP
+    cy = box.y + EVENTS_TOP // 2 - 4
+    canvas.text((left + 4, cy), "Events", TEXT, anchor="lm")
+    if view.black:
+        size = DIE
+        x = box.right - len(view.black) * (size + 6)
+        canvas.text((x - 8, cy), "black dice", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
+        for value in view.black:
+            canvas.numbered_die(x, cy - size // 2, size, value, BLACK_DIE)
+            x += size + 6
+    for slot, slot_box in zip(view.queue, _event_boxes(box, len(view.queue)), strict=True):
+        _event(canvas, slot_box, slot)
+
+
+def _event(canvas: Canvas, box: Box, slot: EventSlot) -> None:
+    card = events()[slot.id]
+    canvas.panel(box, radius=10)
+    edge = Box(box.x, box.y, 40, box.h)
+    stripe(canvas, edge, card.combat, "")
+    inner = Box(edge.right + 10, box.y + 8, box.right - edge.right - 20, box.h - 16)
+    icons = card.black_dice
+    icon_w = icons * 34
+    canvas.text(
+        (inner.x, inner.y + 18),
+        card.name,
+        TEXT,
+        anchor="lm",
+        max_width=inner.w - icon_w - (12 if icons else 0),
+    )
+    x = inner.right - icon_w
+    for _ in range(icons):
+        canvas.paste(black_die(28), x + 4, inner.y + 4)
+        x += 34
+    cy = inner.bottom - 22
+    used = canvas.text((inner.x, cy), f"÷{card.divisor}", TEXT, anchor="lm")
+    x = inner.x + round(used) + 16
+    for banner in range(card.banners):
+        if banner < len(slot.cubes):
+            canvas.paste_centred(cube(40, slot.cubes[banner]), x + 20, cy)
+            owner_mark(canvas, x + 20, cy, slot.cubes[banner])
+        else:
+            canvas.draw.rounded_rectangle(
+                (x, cy - 20, x + 39, cy + 19), radius=6, outline=palette.PANEL_EDGE, width=2
+            )
+        x += 46
+    first, second = card.vp
+    canvas.text((inner.right, cy), f"{first}/{second} VP", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
+
+
+# -- activity cards --------------------------------------------------------------------------
+
+CARD_H = 148
+CUBE_LINE = 50
+HIDDEN_H = 44
+
+
+def _card_rows(view: TroyesState) -> tuple[list[list[CardSlot]], list[int]]:
+    """Revealed cards by level (red, white, yellow in each), and the levels still face down."""
+    shown: list[list[CardSlot]] = []
+    hidden: list[int] = []
+    for level in (1, 2, 3):
+        row = [slot for slot in view.cards if slot.level == level]
+        if row and all(slot.revealed for slot in row):
+            order = (Colour.RED, Colour.WHITE, Colour.YELLOW)
+            shown.append(sorted(row, key=lambda slot: order.index(slot.colour)))
+        else:
+            hidden.append(level)
+    return shown, hidden
+
+
+def _cube_owners(view: TroyesState, slot: CardSlot) -> list[tuple[int, int]]:
+    return [(seat, p.cubes.get(slot.id, 0)) for seat, p in enumerate(view.players) if p.cubes.get(slot.id, 0)]
+
+
+def _card_row_height(view: TroyesState, row: list[CardSlot]) -> int:
+    return CARD_H + (CUBE_LINE if any(_cube_owners(view, slot) for slot in row) else 0)
+
+
+def cards_height(view: TroyesState) -> int:
+    shown, hidden = _card_rows(view)
+    height = 40 + sum(_card_row_height(view, row) + GAP for row in shown)
+    return height + (HIDDEN_H if hidden else 0)
+
+
+def cards(canvas: Canvas, box: Box, view: TroyesState) -> None:
+    shown, hidden = _card_rows(view)
+    canvas.text((box.x + 4, box.y + 18), "Activity cards", TEXT, anchor="lm")
+    y = box.y + 40
+    for row in shown:
+        h = _card_row_height(view, row)
+        for slot, cell in zip(row, Box(box.x, y, box.w, h).columns(3, GAP), strict=False):
+            _card(canvas, cell, view, slot)
+        y += h + GAP
+    if hidden:
+        levels = ", ".join(ROMAN[level - 1] for level in hidden)
+        text = f"Face down until their round: level{'s' if len(hidden) > 1 else ''} {levels}"
+        canvas.text(
+            (box.x + 4, y + HIDDEN_H // 2),
+            text,
+            TEXT_MIN,
+            fill=palette.TEXT_DIM,
+            anchor="lm",
+            max_width=box.w - 8,
+        )
+
+
+def _card(canvas: Canvas, box: Box, view: TroyesState, slot: CardSlot) -> None:
+    """An activity card: name, hire cost, divisor, tradesmen in order with their VP, cubes."""
+    card = activities()[slot.id]
+    canvas.panel(box, radius=10)
+    edge = Box(box.x, box.y, 44, box.h)
+    stripe(canvas, edge, card.colour, ROMAN[card.level - 1])
+    inner = Box(edge.right + 8, box.y + 8, box.right - edge.right - 16, box.h - 16)
+    canvas.text((inner.x, inner.y + 16), card.name, TEXT_MIN, anchor="lm", max_width=inner.w)
+    cy = inner.y + 56
+    used = canvas.text((inner.x, cy), f"hire {card.cost}", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+    canvas.text((inner.x + round(used) + 18, cy), f"÷{card.divisor}", TEXT_MIN, anchor="lm")
+    if card.delayed:
+        canvas.paste_centred(hourglass(30), inner.right - 16, cy)
+    cy = inner.y + 104
+    x = inner.x
+    for space, owner in enumerate(slot.spaces):
+        vp = card.space_vp[space] if space < len(card.space_vp) else 0
+        if owner is None:
+            canvas.paste_centred(shapes.ring(TOKEN - 2, palette.PANEL_EDGE), x + TOKEN // 2, cy)
+        else:
+            canvas.paste_centred(token(TOKEN, owner), x + TOKEN // 2, cy)
+            owner_mark(canvas, x + TOKEN // 2, cy, owner)
+        used = canvas.text((x + TOKEN + 4, cy), str(vp), TEXT_MIN, fill=palette.STAR, anchor="lm")
+        x += TOKEN + 4 + round(used) + 12
+    for owner in slot.extra:
+        if x + TOKEN > inner.right:
+            canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
+            break
+        canvas.paste_centred(token(TOKEN, owner), x + TOKEN // 2, cy)
+        owner_mark(canvas, x + TOKEN // 2, cy, owner)
+        x += TOKEN + 6
+    owners = _cube_owners(view, slot)
+    if owners:
+        cy += CUBE_LINE
+        x = inner.x
+        for owner, count in owners:
+            canvas.paste_centred(cube(38, owner), x + 19, cy)
+            owner_mark(canvas, x + 19, cy, owner)
+            used = canvas.text((x + 44, cy), f"×{count}", TEXT_MIN, anchor="lm")
+            x += 44 + round(used) + 14
