@@ -521,7 +521,11 @@ class TroyesUI(GameUI):
             if chosen:
                 result = group_result(view, seat, target, modifier, chosen, names)
                 return f"{who}: dice for {place}{cube}. Chosen: {picked} ({result}). Add a die or finish."
-            return f"{who}: choose dice for {place}{cube}."
+            money = view.players[seat].deniers
+            return (
+                f"{who}: choose dice for {place}{cube} (yours are free; another's die costs"
+                f" {board().const('die_price')} deniers per die in the group; you have {money})."
+            )
         if kind == "modifier":
             return f"{who}: use one of your cubes on {target_name(view, target)}?"
         if kind == "citizen_from":
