@@ -32,6 +32,7 @@ from tests.cogs.troyes_play import Clicks, open_troyes, play_counted
 
 NAMES = ["Ann", "Bob", "Carol", "Dee"]
 MOVES_BEFORE_RESTART = 40
+"""Prompts the humans answer before the test looks for a half-chosen action to restart in."""
 
 
 # -- layout over random games, without Discord -------------------------------------------
@@ -126,7 +127,14 @@ async def test_two_humans_and_a_bot_play_troyes_from_play_to_final_scores_across
     assert [s.is_bot for s in table.seats] == [False, False, True]
     clicks = Clicks()
     assert await play_counted(world, clicks, moves=MOVES_BEFORE_RESTART) == MOVES_BEFORE_RESTART
-    before = await table_of(world)
+    # Stop in the middle of an action: a human has chosen dice and is asked for more.
+    for _ in range(300):
+        before = await table_of(world)
+        prompt = before.prompts[0] if before.prompts else None
+        if prompt is not None and prompt.kind == "dice" and dict(prompt.context).get("chosen"):
+            break
+        assert await play_counted(world, clicks, moves=1) == 1
+    assert prompt is not None and prompt.kind == "dice" and not before.is_bot(prompt.seat)
     assert before.status is TableStatus.PLAYING
     board_before = world.board()
 
