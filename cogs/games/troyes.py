@@ -16,7 +16,7 @@ from discord import app_commands
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, ArgValue, Event, Outcome, Prompt, Scalar
 from engine.troyes import board as city
-from engine.troyes import groups
+from engine.troyes import groups, scoring
 from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, HIDDEN, NEUTRAL, PALACE, Colour
 from engine.troyes.state import Die, TroyesState
@@ -559,9 +559,11 @@ class TroyesUI(GameUI):
             offset = card.two_player_offset if view.seats == 2 else 0
             steps = "/".join(str(t + offset) for t in card.thresholds)
             vp = "/".join(str(v) for v in card.vp)
+            now = scoring.metric(view, seat, card.metric)
             lines.append(
                 f"🎭 Your character: **{card.name}**: at the end everyone scores {vp} VP for"
-                f" {steps} {METRIC_WORDS.get(card.metric, card.metric.replace('_', ' '))}."
+                f" {steps} {METRIC_WORDS.get(card.metric, card.metric.replace('_', ' '))}"
+                f" (you: {now} now, {scoring.character_vp(view, seat, card)} VP)."
             )
         cubes = ", ".join(
             f"{activities()[c].name} ×{n}" for c, n in sorted(player.cubes.items()) if c in activities()
