@@ -224,11 +224,10 @@ MAX_OPTIONS = 25
 
 
 def _hire_costs(state: TroyesState, seat: int, options: Sequence[Action]) -> list[int]:
-    """The hire cost of each card target among the options, in option order (0: staffed)."""
+    """The hire cost of each option, in option order (0 for a staffed card or any other option)."""
     return [
-        groups.hire_cost(state, seat, o["t"])
+        groups.hire_cost(state, seat, o["t"]) if o.kind == "target" and o["t"].startswith("card") else 0
         for o in options
-        if o.kind == "target" and o["t"].startswith("card")
     ]
 
 
@@ -288,7 +287,14 @@ def _dice_prompt(state: TroyesState, step: Step) -> Prompt:
         ("total", groups.total(chosen, effect)),
         ("yield", now),
         ("paid", sum(groups.price(seat, chosen, effect).values())),
-        ("prices", tuple(0 if d.owner == seat or effect == "tithe" else each for d in offered)),
+        # One price per option, "done" and "back" included (0: an own die, the Tithe, no die).
+        (
+            "prices",
+            (
+                *(0 if d.owner == seat or effect == "tithe" else each for d in offered),
+                *[0] * (len(options) - len(offered) + 1),
+            ),
+        ),
     )
     return Prompt(seat, "dice", (*options, BACK), default=BACK, context=context)
 
@@ -611,8 +617,8 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
         for value in groups.values(dice, effect):
             state.cathedral[value - 1].append(seat)
             out.append(gain_vp(state, seat, board().const("vp_per_cube"), "cathedral"))
-            gain_influence(state, seat, board().cathedral_influence[value - 1])
-            out.append(Event("cathedral_cube", {"seat": seat, "column": value}))
+            got = gain_influence(state, seat, board().cathedral_influence[value - 1])
+            out.append(Event("cathedral_cube", {"seat": seat, "column": value, "influence": got}))
     elif kind == "event":
         for _ in range(gain):
             out += place_cube(state, index, seat)
@@ -664,9 +670,10 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
     beaten = state.black.pop(step.count)
     state.dice = [d for d in state.dice if d.id not in chosen]
     state.spent += len(chosen)
-    gain_influence(state, seat, 1)
+    got = gain_influence(state, seat, 1)
     shown = [[d.colour.value, d.value] for d in dice]
-    out = [Event("countered", {"seat": seat, "black": beaten, "dice": shown, "strength": strength(dice)})]
+    countered = {"seat": seat, "black": beaten, "dice": shown, "strength": strength(dice), "influence": got}
+    out = [Event("countered", countered)]
     if not state.black:
         return out + after_countering(state)
     # §5: after the highest, the player may counter any others he chooses.

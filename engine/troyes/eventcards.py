@@ -15,9 +15,8 @@ def place_cube(state: TroyesState, index: int, owner: int) -> list[Event]:
     slot = state.queue[index]
     card = events()[slot.id]
     slot.cubes.append(owner)
-    if owner != NEUTRAL:
-        gain_influence(state, owner, 1)
-    out = [Event("event_cube", {"seat": owner, "event": slot.id})]
+    got = gain_influence(state, owner, 1) if owner != NEUTRAL else 0
+    out = [Event("event_cube", {"seat": owner, "event": slot.id, "influence": got})]
     if len(slot.cubes) >= card.banners:
         out += resolve(state, index)
     return out

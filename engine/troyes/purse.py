@@ -7,10 +7,12 @@ from engine.troyes.data import board
 from engine.troyes.state import TroyesState
 
 
-def gain_influence(state: TroyesState, seat: int, amount: int) -> None:
-    """Add influence up to the cap of 20 (gains above it are lost, §4.3)."""
+def gain_influence(state: TroyesState, seat: int, amount: int) -> int:
+    """Add influence up to the cap of 20 (gains above it are lost, §4.3); return what was added."""
     player = state.players[seat]
+    before = player.influence
     player.influence = min(board().const("influence_cap"), player.influence + amount)
+    return player.influence - before
 
 
 def gain_vp(state: TroyesState, seat: int, amount: int, why: str) -> Event:

@@ -90,6 +90,11 @@ def _tax(d: Mapping[str, Any], collector: str, payer: str) -> str:
     return f"{payer} pays {deniers(d['deniers'])}{due} to {collector} (Tax Collector)."
 
 
+def gained(d: Mapping[str, Any]) -> str:
+    """' (+2 influence)' for the influence an event's data says was gained, else ''."""
+    return f" (+{d['influence']} influence)" if d.get("influence") else ""
+
+
 def _vp(d: Mapping[str, Any], name: str) -> str:
     amount = int(d["amount"])
     if amount == 0:
@@ -133,7 +138,7 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         "black_dice": lambda: f"Black dice rolled: {', '.join(str(v) for v in d['values'])}.",
         "countered": lambda: (
             f"{name(d['seat'])} counters a black {d['black']} with {_countering_dice(d['dice'])}: "
-            + f"strength {d['strength']}."
+            + f"strength {d['strength']}{gained(d)}."
         ),
         "not_countered": lambda: f"{name(d['seat'])} cannot counter a black {d['black']}.",
         "actions": lambda: f"Actions begin with {name(d['seat'])}.",
@@ -156,14 +161,14 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         "card_yield": lambda: f"{name(d['seat'])} {_changes(d)} ({card_name(d['card'])}).",
         "tax": lambda: _tax(d, name(d["seat"]), name(d["from"])),
         "archer_roll": lambda: f"The Archer of {name(d['seat'])} rolls a {d['value']}.",
-        "event_cube": lambda: f"{name(d['seat'])} puts a cube on {card_name(d['event'])}.",
+        "event_cube": lambda: f"{name(d['seat'])} puts a cube on {card_name(d['event'])}{gained(d)}.",
         "event_countered": lambda: f"{card_name(d['event'])} is countered.",
         "event_taken": lambda: (
             f"{name(d['seat'])} takes {card_name(d['event'])}."
             if d["seat"] != NEUTRAL
             else f"{card_name(d['event'])} is discarded (neutral majority)."
         ),
-        "cathedral_cube": lambda: f"{name(d['seat'])} builds in cathedral column {d['column']}.",
+        "cathedral_cube": lambda: f"{name(d['seat'])} builds in cathedral column {d['column']}{gained(d)}.",
         "citizen_placed": lambda: (
             f"{name(d['seat'])} places {citizen_from(d)} in the {building(d['building'])} with a "
             + f"{d['value']}"

@@ -125,3 +125,19 @@ def test_events_are_grouped_behind_one_option_only_past_25_options() -> None:
     few = table(2, cards[:3], many[:2])
     add_dice(few, 0, R, 6)
     assert {target("event:0"), target("event:1")} <= set(options(few))
+
+
+def test_hire_costs_and_die_prices_come_one_per_option_for_the_labels() -> None:
+    state = table(2, ("Y1b", "Y1c"))
+    with_tradesman(state, 1, 0)
+    theirs = add_dice(state, 1, Y, 5)
+    add_dice(state, 0, Y, 6)
+    (menu,) = RULES.prompts(state)
+    hire = dict(menu.context)["hire"]
+    assert len(hire) == len(menu.options)
+    costs = dict(zip(menu.options, hire, strict=True))
+    assert costs[target("card:0")] == 2 and costs[target("card:1")] == 0 and costs[Action("pass")] == 0
+    state = play(state, 0, target("agriculture"))
+    (dice,) = RULES.prompts(state)
+    prices = dict(zip(dice.options, dict(dice.context)["prices"], strict=True))
+    assert prices[die(theirs[0])] == 2 and prices[BACK] == 0

@@ -231,7 +231,10 @@ def test_countering_shows_the_colours_and_the_red_doubling() -> None:
     add_dice(state, 0, W, 1)
     add_dice(state, 1, W, 1)
     events = RULES.apply(state, 0, die(red)).events  # the white die is then the one way forward
-    assert "Player 1 counters a black 9 with red 4 (doubled: 8), white 1: strength 9." in _lines(events)
+    assert (
+        "Player 1 counters a black 9 with red 4 (doubled: 8), white 1: strength 9 (+1 influence)."
+        in _lines(events)
+    )
 
 
 def test_a_black_die_not_countered_is_one_public_line_and_one_private_vp_line() -> None:
