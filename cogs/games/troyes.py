@@ -437,7 +437,12 @@ class TroyesUI(GameUI):
         chosen = _chosen(view, prompt)
         modifier = str(_context(prompt).get("modifier", "") or "")
         if die.owner != seat:
-            cost = price_of(view, seat, die, chosen, modifier)
+            prices = _context(prompt).get("prices")
+            place = prompt.options.index(action) if action in prompt.options else -1
+            if isinstance(prices, tuple) and 0 <= place < len(prices):
+                cost = int(prices[place])  # the engine's price, one per option
+            else:
+                cost = price_of(view, seat, die, chosen, modifier)
             label += f" (buy: {cost} deniers)" if cost else " (free: Tithe)"
         target = str(_context(prompt).get("target", ""))
         if target:

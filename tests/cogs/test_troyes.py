@@ -15,7 +15,7 @@ from PIL import Image
 
 import renderers
 from cogs.games import get_ui
-from cogs.games.troyes import RULES_TEXT
+from cogs.games.troyes import RULES_TEXT, find_die, price_of
 from cogs.platform import ids, presenter
 from cogs.platform.layout import main_entries
 from engine.core import Action, Prompt
@@ -65,6 +65,13 @@ def test_every_troyes_prompt_fits_discord_and_takes_one_click(players: int) -> N
         labels = [e.label for e in entries]
         assert len(set(labels)) == len(labels), f"two options read the same: {labels}"
         assert all(len(label) <= 80 for label in labels), "labels fit without a cut"
+        if prompt.kind == "dice":
+            context = dict(prompt.context)
+            chosen = [d for d in view.dice if d.id in context["chosen"]]
+            for action, price in zip(prompt.options, context["prices"], strict=True):
+                die = find_die(view, action["id"]) if action.kind == "die" else None
+                if die is not None and die.owner != prompt.seat:
+                    assert price_of(view, prompt.seat, die, chosen, str(context["modifier"])) == price
         question = ui.question(view, prompt, NAMES)
         assert "your move" not in question, f"{prompt.kind} has its own question"
         checked += 1
