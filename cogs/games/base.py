@@ -65,6 +65,8 @@ class GameUI(ABC):
     """A concise rules summary for `/rules` (Discord markdown, under 4000 characters)."""
     breakdown_labels: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Outcome.breakdown keys in the order to show, with their labels."""
+    breakdown_hidden: ClassVar[frozenset[str]] = frozenset()
+    """Outcome.breakdown keys left out of the final scores (a total the score already says)."""
     private_view: ClassVar[bool] = False
     """Whether a seat sees more than spectators do (hidden cards): boards then carry a
     "My hand" button that shows the clicker their own view, privately."""
@@ -102,6 +104,13 @@ class GameUI(ABC):
     def option_summary(self, options: Mapping[str, Scalar]) -> str:
         """The table options in a few words for the lobby message."""
         return ", ".join(f"{key}={value}" for key, value in sorted(options.items()))
+
+    def final_reveal(self, view: Any, names: Sequence[str]) -> str:
+        """What stayed hidden during the game, told under the final scores; empty for none.
+
+        `view` is the spectators' view of the finished game (nothing is hidden any more).
+        """
+        return ""
 
     def result_line(self, outcome: Outcome) -> str:
         """An extra line under the final scores (solo results, for example); empty for none."""

@@ -117,13 +117,15 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
         if outcome.breakdown and seat < len(outcome.breakdown):
             detail = outcome.breakdown[seat]
             labels = dict(ui.breakdown_labels)
-            keys = [k for k, _ in ui.breakdown_labels if k in detail] + [k for k in detail if k not in labels]
+            keys = [k for k, _ in ui.breakdown_labels if k in detail] + [
+                k for k in detail if k not in labels and k not in ui.breakdown_hidden
+            ]
             parts = [f"{labels.get(k, k.replace('_', ' '))} {detail[k]}" for k in keys]
         tail = f" ({', '.join(parts)})" if parts else ""
         lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {outcome.scores[seat]} points{tail}")
-    extra = ui.result_line(outcome)
-    if extra:
-        lines.append(extra)
+    for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), names_of(table))):
+        if extra:
+            lines.append(extra)
     winners = [seat_name(table.seats[s]) for s in outcome.winners]
     if len(table.seats) > 1 and winners:
         verb = "wins" if len(winners) == 1 else "share the win"
