@@ -108,7 +108,8 @@ class GameUI(ABC):
     def final_reveal(self, view: Any, names: Sequence[str]) -> str:
         """What stayed hidden during the game, told under the final scores; empty for none.
 
-        `view` is the spectators' view of the finished game (nothing is hidden any more).
+        `view` is the spectators' view of the finished game (nothing is hidden any more);
+        `names` come escaped for markdown.
         """
         return ""
 

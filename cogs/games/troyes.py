@@ -499,7 +499,7 @@ class TroyesUI(GameUI):
     def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
         """What the player to move is asked, with the facts the choice depends on."""
         seat = prompt.seat
-        who = f"**{discord.utils.escape_markdown(names[seat])}**"
+        who = f"**{names[seat]}**"
         context = _context(prompt)
         target = str(context.get("target", ""))
         chosen = _chosen(view, prompt)
@@ -589,9 +589,7 @@ class TroyesUI(GameUI):
         for seat, player in enumerate(view.players):
             held = [characters()[c].name for c in player.characters if c in characters()]
             if held:
-                name = (
-                    discord.utils.escape_markdown(names[seat]) if seat < len(names) else f"Player {seat + 1}"
-                )
+                name = names[seat] if seat < len(names) else f"Player {seat + 1}"
                 parts.append(f"**{name}**: {', '.join(held)}")
         return "🎭 Characters: " + " · ".join(parts) if parts else ""
 

@@ -123,7 +123,7 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
             parts = [f"{labels.get(k, k.replace('_', ' '))} {detail[k]}" for k in keys]
         tail = f" ({', '.join(parts)})" if parts else ""
         lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {outcome.scores[seat]} points{tail}")
-    for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), names_of(table))):
+    for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), shown_names(table))):
         if extra:
             lines.append(extra)
     winners = [seat_name(table.seats[s]) for s in outcome.winners]

@@ -10,7 +10,7 @@ from engine.core import Prompt
 from tables.models import TableStatus
 from tests.cogs import helpers
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import play_option, table_of, user_of
+from tests.cogs.helpers import add_bot, play_option, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
 ACTION_STARTS = frozenset({"turn", "setup_place"})
@@ -76,7 +76,7 @@ async def open_troyes(world: Harness, *, tiebreak: bool = False, humans: int = 2
     for user in (world.bob, world.carol)[: humans - 1]:
         await user.click(lobby_now(world, lobby), label="Join")
     for _ in range(bots):
-        await world.alice.click(lobby_now(world, lobby), label="Add bot")
+        await add_bot(world.alice, lobby_now(world, lobby))
     await world.alice.click(lobby_now(world, lobby), label="Start")
     assert world.thread().name.startswith("🏰 Troyes #")
     await world.idle()

@@ -83,7 +83,8 @@ async def test_a_whole_troyes_game_against_a_bot(world: World, bot_process: Call
         lambda m: m.channel_id == channel.id and "Join" in m.labels(), what="a lobby"
     )
     assert "Ties are broken by deniers" in lobby.content
-    await fake.wait_answered(await fake.click_label(lobby, "Add bot", alice))
+    add_bot = next(cid for cid in lobby.custom_ids() if cid.endswith(":bot"))
+    await fake.wait_answered(await fake.select(lobby, add_bot, ["normal"], alice))
     await fake.wait_for(lambda: lobby.edited >= 1, 10, "the lobby to show the bot")
     await fake.wait_answered(await fake.click_label(lobby, "Start", alice))
     thread = (await fake.wait_for(lambda: fake.threads_of(channel.id), 10, "the game thread"))[0]
