@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
 import secrets
 import time
@@ -125,7 +124,7 @@ class TableService:
         self._outbox: dict[int, collections.deque[Update | Notice]] = {}
         self._deliverers: dict[int, asyncio.Task[None]] = {}
         self._clock_task: asyncio.Task[None] | None = None
-        self._stopping: asyncio.Event | None = None
+        self._sleepers: set[asyncio.Future[None]] = set()
         self._closed = False
 
     # -- life cycle ----------------------------------------------------------
@@ -144,7 +143,8 @@ class TableService:
         if self._closed:
             return
         self._closed = True
-        self._stop_event().set()
+        for waker in list(self._sleepers):
+            _wake(waker)
         # Tasks are never cancelled inside a transaction: they see the stop flag and return.
         tasks = [t for t in (self._clock_task, *self._bot_tasks.values()) if t is not None]
         if tasks:
@@ -850,22 +850,31 @@ class TableService:
             return self.bot_delay
         return float(min(self.retry_base * 2 ** (failures - 1), self.retry_cap))
 
-    def _stop_event(self) -> asyncio.Event:
-        if self._stopping is None:
-            self._stopping = asyncio.Event()
-        return self._stopping
+    async def pause(self, seconds: float) -> bool:
+        """Sleep `seconds` unless the service is closing; False means it is closing."""
+        return await self._sleep(seconds)
 
     async def _sleep(self, seconds: float) -> bool:
-        """Sleep unless the service is closing; False means stop."""
-        stop = self._stop_event()
-        if stop.is_set():
+        """Sleep unless the service is closing; False means stop.
+
+        A bare future and a timer, no helper task: a harness that tells idle waits from stuck
+        ones (simcord's external_wait) sees only the calling task wait.
+        """
+        if self._closed:
             return False
         if seconds <= 0:
             await asyncio.sleep(0)
-            return not stop.is_set()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), seconds)
-        return not stop.is_set()
+            return not self._closed
+        loop = asyncio.get_running_loop()
+        waker: asyncio.Future[None] = loop.create_future()
+        timer = loop.call_later(seconds, _wake, waker)
+        self._sleepers.add(waker)
+        try:
+            await waker
+        finally:
+            timer.cancel()
+            self._sleepers.discard(waker)
+        return not self._closed
 
     def _publish(self, item: Update | Notice) -> None:
         table_id = item.table.id
@@ -890,6 +899,11 @@ class TableService:
             del self._deliverers[table_id]
             if not pending:
                 del self._outbox[table_id]
+
+
+def _wake(waker: asyncio.Future[None]) -> None:
+    if not waker.done():
+        waker.set_result(None)
 
 
 def _require_host(table: Table, user_id: int) -> None:

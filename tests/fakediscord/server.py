@@ -514,6 +514,7 @@ class FakeDiscord:
         add("PATCH", "channels/{cid}", self._edit_channel)
         add("POST", "channels/{cid}/typing", self._typing)
         add("POST", "channels/{cid}/messages", self._create_message)
+        add("GET", "channels/{cid}/messages", self._history)
         add("GET", "channels/{cid}/messages/{mid}", self._get_message)
         add("PATCH", "channels/{cid}/messages/{mid}", self._edit_message)
         add("DELETE", "channels/{cid}/messages/{mid}", self._delete_message)
@@ -842,6 +843,24 @@ class FakeDiscord:
         if msg is None or msg.deleted or msg.channel_id != int(request[PARAMS]["cid"]) or msg.ephemeral_to:
             return None
         return msg
+
+    async def _history(self, request: web.Request) -> web.StreamResponse:
+        """A page of a channel's messages, newest first, as Discord pages them (before / after)."""
+        channel = self._channel(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        query = request.rel_url.query
+        limit = max(1, min(100, int(query.get("limit", "50"))))
+        found = sorted(
+            (m for m in self.channel_messages(channel.id) if m.ephemeral_to is None), key=lambda m: m.id
+        )
+        if "after" in query:
+            page = [m for m in found if m.id > int(query["after"])][:limit]
+        else:
+            if "before" in query:
+                found = [m for m in found if m.id < int(query["before"])]
+            page = found[-limit:]
+        return _json([m.payload() for m in reversed(page)])
 
     async def _get_message(self, request: web.Request) -> web.StreamResponse:
         msg = self._message(request)
