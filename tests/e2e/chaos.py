@@ -166,7 +166,7 @@ class GameRun:
             elif self.plan and self.clicks_since_restart >= self.plan[0].after_clicks:
                 await self._kill_in_play(self.plan.pop(0))
                 continue
-            elif not await self._play_once(row):
+            elif not await self.play_once(row):
                 await asyncio.sleep(0.1)
             if time.monotonic() - self.last_progress > STUCK_AFTER:
                 self.fail(f"stuck: no move stored for {STUCK_AFTER:.0f} s; {check_board(self.fake, row).why}")
@@ -223,7 +223,7 @@ class GameRun:
                         "the game to start",
                     )
 
-    async def _play_once(self, row: TableRow | None) -> bool:
+    async def play_once(self, row: TableRow | None) -> bool:
         """One person makes one click on the current board, if any; False when nobody could."""
         if row is None or row.status != "playing" or row.thread_id is None:
             return False
@@ -312,7 +312,7 @@ class GameRun:
         async def keep_playing() -> None:
             while True:
                 row = self.lane.db.table(self.table_id)
-                if row is None or row.status != "playing" or not await self._play_once(row):
+                if row is None or row.status != "playing" or not await self.play_once(row):
                     await asyncio.sleep(0.1)
 
         play = asyncio.create_task(keep_playing())

@@ -126,6 +126,11 @@ class FakeDiscord:
             await sock.ws.close(code=code, message=b"dropped by the test")
 
     @property
+    def connected(self) -> bool:
+        """Whether a bot session is identified on the gateway (it receives events)."""
+        return any(sock.ready for sock in self._sockets)
+
+    @property
     def api_base(self) -> str:
         """The REST base URL to give the bot (MEEPLE_DISCORD_API_BASE)."""
         return self.base_url + API
