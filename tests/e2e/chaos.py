@@ -291,11 +291,11 @@ class GameRun:
             )
         elif kill.kind == "answer":
             kill.hold = self.fake.hold("POST", r"^/interactions/\d+/[^/]+/callback$")
+        self.say(f"{self.label}: next kill at {kill.kind}")
         if kill.hold is not None:
             await self._play_until(lambda: kill.hold is not None and kill.hold.arrived.is_set(), 30)
             if not kill.hold.arrived.is_set():
-                kill.hold.release()
-                self.say(f"{self.label}: {kill.kind} never came; killing at a random instant")
+                self.say(f"{self.label}: {kill.kind} never came in 30 s; killed then")
         elif kill.kind in ("stored-human", "stored-bot"):
             source = kill.kind.removeprefix("stored-")
             await self._play_until_stored(source)
@@ -305,9 +305,8 @@ class GameRun:
         await self._kill_and_restart(kill)
 
     async def _play_until(self, fired: Callable[[], bool], limit: float) -> None:
-        """Keep playing until `fired()` (checked between clicks and while clicks wait)."""
+        """Keep playing until `fired()` (polled every few ms), then SIGKILL at once; kill at `limit`."""
         deadline = time.monotonic() + limit
-        play: asyncio.Task[None] | None = None
 
         async def keep_playing() -> None:
             while True:
@@ -318,11 +317,11 @@ class GameRun:
         play = asyncio.create_task(keep_playing())
         try:
             while not fired() and time.monotonic() < deadline:
-                await asyncio.sleep(0.005)
+                await asyncio.sleep(0.003)
+            await self.lane.sigkill()
         finally:
             play.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await play
+            await asyncio.wait({play}, timeout=5)
 
     async def _play_until_stored(self, source: str) -> None:
         """Play until a move by `source` ("human" or "bot") is committed; return at that instant."""
@@ -345,8 +344,9 @@ class GameRun:
             self.say(f"{self.label}: the held request never came; killing anyway")
 
     async def _kill_and_restart(self, kill: _Kill) -> None:
-        """SIGKILL bot.py, let Discord finish what it held, restart, and check the board 10 s later."""
-        await self.lane.sigkill()
+        """SIGKILL bot.py (unless done), let Discord finish what it held, restart, check 10 s later."""
+        if self._bot_alive():
+            await self.lane.sigkill()
         self.figures.kills += 1
         if kill.hold is not None:
             kill.hold.release()
