@@ -727,6 +727,8 @@ class FakeDiscord:
         if time.monotonic() - interaction.created > self.ack_limit:
             interaction.errors.append(10062)
             return _error(404, 10062, "Unknown interaction")
+        if interaction.channel_id not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         record: Request = request[RECORD]
         body = record.json or {}
         kind = int(body.get("type", 0))
@@ -780,6 +782,8 @@ class FakeDiscord:
         interaction = self._interaction_by_token(request[PARAMS]["token"])
         if interaction is None or not interaction.acknowledged:
             return _error(404, 10015, "Unknown Webhook")
+        if interaction.channel_id not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
