@@ -168,6 +168,7 @@ class Presenter:
         self._closed: set[int] = set()
         self._keepers: dict[int, asyncio.Task[None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._notices: set[asyncio.Task[None]] = set()
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -181,6 +182,10 @@ class Presenter:
                 await self.show(item)
         except Exception:
             log.exception("could not show an update of table %s; retrying later", item.table.id)
+            if isinstance(item, Notice):
+                task = asyncio.create_task(self._resend(item), name=f"meeple-notice-{item.table.id}")
+                self._notices.add(task)
+                task.add_done_callback(self._notices.discard)
 
     async def show(self, update: Update, interaction: discord.Interaction[Any] | None = None) -> None:
         """Show an update: edit the board within a turn, post a new one when the turn changes."""
@@ -232,6 +237,29 @@ class Presenter:
             if self._keepers.get(table_id) is asyncio.current_task():
                 del self._keepers[table_id]
 
+    async def _resend(self, notice: Notice) -> None:
+        """Send a notice that failed again, with a capped backoff, while its game is in play."""
+        failures = 0
+        delay = self.retry_base
+        while await self.service.idle_wait(self.service.pause(delay), "board keeper: waiting to resend"):
+            try:
+                if (await self.service.get(notice.table.id)).status is not TableStatus.PLAYING:
+                    return
+                await self.notice(notice)
+                return
+            except NoSuchTable:
+                return
+            except Exception as exc:
+                failures += 1
+                delay = min(self.retry_base * 2**failures, self.retry_cap)
+                log.warning(
+                    "table %s: %s notice not sent (%s); retry in %.0f s",
+                    notice.table.id,
+                    notice.kind,
+                    exc,
+                    delay,
+                )
+
     async def sweep(self) -> list[int]:
         """Start bringing up to date every table whose board is behind; return their ids."""
         behind = await self.service.boards_behind()
@@ -257,7 +285,11 @@ class Presenter:
 
     async def stop(self) -> None:
         """Stop the sweep and the retries (the cog unloads)."""
-        tasks = [t for t in (self._sweeper, *self._keepers.values()) if t is not None and not t.done()]
+        tasks = [
+            t
+            for t in (self._sweeper, *self._keepers.values(), *self._notices)
+            if t is not None and not t.done()
+        ]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
