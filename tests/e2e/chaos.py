@@ -259,7 +259,12 @@ class GameRun:
         except TimeoutError:
             if not self.lane.killed_between(start - 1, time.monotonic() + 1) and self._bot_alive():
                 self.figures.unanswered += 1
-                self.fail(f"click at v{click.version} never answered")
+                errors = ", ".join(str(e) for e in click.interaction.errors) or "none"
+                gateway = "connected" if self.fake.connected else "not connected"
+                self.fail(
+                    f"click at v{click.version} not acknowledged within 6 s (gateway {gateway},"
+                    f" late answers: {errors})"
+                )
             return
 
         def moved() -> bool:
@@ -400,12 +405,32 @@ class GameRun:
             elif later > earlier + 1:
                 self.figures.lost += later - earlier - 1
                 self.fail(f"versions v{earlier + 1}..v{later - 1} have no move")
+        self._count_unclicked(actions)
+
+    def _count_unclicked(self, actions: list[ActionRow]) -> None:
+        """A person's stored move needs a click of theirs of its own, made since their previous move.
+
+        A click may be applied at a later version than it was built for (another seat moved in
+        between, its own prompt unchanged: Buttons' gold die), never before the seat's previous
+        move, and one click makes one move.
+        """
         users = self.lane.db.seat_users(self.table_id)
-        clicked = {(c.version, c.user_id) for c in self.clicks if c.final}
+        unused = sorted((c for c in self.clicks if c.final), key=lambda c: c.version)
+        previous: dict[int, int] = {}
         for action in actions:
-            if action.source == "human" and (action.version, users.get(action.seat)) not in clicked:
+            if action.source != "human" or action.undone:
+                continue
+            user = users.get(action.seat)
+            since = previous.get(action.seat, -1)
+            match = next(
+                (c for c in unused if c.user_id == user and since < c.version <= action.version), None
+            )
+            if match is None:
                 self.figures.doubled += 1
-                self.fail(f"a person's move at v{action.version} that nobody clicked there")
+                self.fail(f"a person's move at v{action.version} that no click of theirs explains")
+            else:
+                unused.remove(match)
+            previous[action.seat] = action.version
 
 
 def plan_kinds(rng: random.Random, count: int) -> list[str]:
