@@ -4,7 +4,8 @@ gateway dropping); the game must go on, or the players must be told why it canno
 
 One cell: a new table, the fault armed on the next write of that kind, people playing on.
 It "goes on" when moves are stored after the fault and the board then shows the stored
-version with one live board; it is "explained" when it does not go on but the bot wrote
+version with one live board (a host whose Start failed presses it again, as people do when
+told); it is "explained" when it does not go on but the bot wrote
 something that is not a board after the fault (a message, a lobby edit, a private answer);
 otherwise it is "stuck". Only a game whose thread or lobby message was deleted may stop with
 an explanation; after any other fault it must go on.
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from tests.e2e.chaos import GameRun
 from tests.e2e.lane import GameSpec, Lane, TableRow, check_board, quiet_version, turn_versions
+from tests.fakediscord import Message
 from tests.fakediscord.faults import UNKNOWN_INTERACTION, Fault, Hold
 
 WRITES = ("post", "edit", "thread", "answer")
@@ -97,6 +99,8 @@ class CellRun:
         self.hold: Hold | None = None
         self.armed: Fault | None = None
         self.hit_at: float | None = None
+        self.lobby: Message | None = None
+        self.started_at = 0.0
 
     def _arm(self, thread_id: int | None, lobby_id: int) -> None:
         write, fault = self.cell.write, self.cell.fault
@@ -150,6 +154,8 @@ class CellRun:
         """Play the cell and judge it."""
         table_id, lobby = await self.lane.open_table(self.spec)
         self.game.table_id = table_id
+        self.lobby = lobby
+        self.started_at = time.monotonic()
         host = self.game.humans[0]
         if self.cell.write == "thread":
             self._arm(None, lobby.id)
@@ -193,10 +199,22 @@ class CellRun:
         while not done() and time.monotonic() < deadline:
             row = self.lane.db.table(self.game.table_id)
             if row is not None and row.status == "lobby" and self.hit_at is not None:
-                await asyncio.sleep(0.2)
+                await self._start_again()
                 continue
             if not await self.game.play_once(row):
                 await asyncio.sleep(0.1)
+
+    async def _start_again(self) -> None:
+        """The start failed and the lobby offers Start again: the host presses it, as people would."""
+        await asyncio.sleep(1.0)
+        lobby = self.lobby
+        if lobby is None or time.monotonic() - self.started_at < 3.0:
+            return
+        row = self.lane.db.table(self.game.table_id)
+        if row is not None and row.status == "lobby":
+            self.started_at = time.monotonic()
+            with contextlib.suppress(AssertionError, KeyError):
+                await self.lane.click_start(lobby, self.game.humans[0])
 
     def _board_live(self, table_id: int) -> bool:
         row = self.lane.db.table(table_id)
