@@ -140,6 +140,8 @@ class GameRun:
         self.last_row: TableRow | None = None
         self.clicks_since_restart = 0
         self.current = ""
+        self.paused = False
+        """No clicks while set: from a kill until the check after the restart."""
 
     def fail(self, what: str) -> None:
         """Record a failure with what reproduces it."""
@@ -225,7 +227,7 @@ class GameRun:
 
     async def play_once(self, row: TableRow | None) -> bool:
         """One person makes one click on the current board, if any; False when nobody could."""
-        if row is None or row.status != "playing" or row.thread_id is None:
+        if self.paused or row is None or row.status != "playing" or row.thread_id is None:
             return False
         people = list(self.humans)
         self.rng.shuffle(people)
@@ -257,7 +259,11 @@ class GameRun:
         try:
             await self.fake.wait_answered(click.interaction, 6)
         except TimeoutError:
-            if not self.lane.killed_between(start - 1, time.monotonic() + 1) and self._bot_alive():
+            if (
+                not self.paused
+                and not self.lane.killed_between(start - 1, time.monotonic() + 1)
+                and self._bot_alive()
+            ):
                 self.figures.unanswered += 1
                 errors = ", ".join(str(e) for e in click.interaction.errors) or "none"
                 gateway = "connected" if self.fake.connected else "not connected"
@@ -314,7 +320,7 @@ class GameRun:
         deadline = time.monotonic() + limit
 
         async def keep_playing() -> None:
-            while True:
+            while not self.paused:
                 row = self.lane.db.table(self.table_id)
                 if row is None or row.status != "playing" or not await self.play_once(row):
                     await asyncio.sleep(0.1)
@@ -325,6 +331,8 @@ class GameRun:
                 await asyncio.sleep(0.003)
             await self.lane.sigkill()
         finally:
+            # Python 3.11's wait_for can swallow a cancellation: the flag stops the player for sure.
+            self.paused = True
             play.cancel()
             await asyncio.wait({play}, timeout=5)
 
@@ -350,6 +358,7 @@ class GameRun:
 
     async def _kill_and_restart(self, kill: _Kill) -> None:
         """SIGKILL bot.py (unless done), let Discord finish what it held, restart, check 10 s later."""
+        self.paused = True
         if self._bot_alive():
             await self.lane.sigkill()
         self.figures.kills += 1
@@ -371,6 +380,7 @@ class GameRun:
             self.fail(f"duplicate live boards after the restart: {check.why}")
         self.clicks_since_restart = 0
         self.last_progress = time.monotonic()
+        self.paused = False
 
     # -- the end ------------------------------------------------------------------------
 
