@@ -307,9 +307,12 @@ class GameRun:
     async def _play_until(self, fired: Callable[[], bool], limit: float) -> None:
         """Keep playing until `fired()` (polled every few ms), then SIGKILL at once; kill at `limit`."""
         deadline = time.monotonic() + limit
+        # Python 3.11's asyncio.wait_for may swallow a cancellation (the fake's wait_for races it
+        # with a notify), and a player left running clicks on through the restart: stop by flag too.
+        playing = [True]
 
         async def keep_playing() -> None:
-            while True:
+            while playing[0]:
                 row = self.lane.db.table(self.table_id)
                 if row is None or row.status != "playing" or not await self.play_once(row):
                     await asyncio.sleep(0.1)
@@ -320,6 +323,7 @@ class GameRun:
                 await asyncio.sleep(0.003)
             await self.lane.sigkill()
         finally:
+            playing[0] = False
             play.cancel()
             await asyncio.wait({play}, timeout=5)
 
