@@ -240,12 +240,22 @@ class CellRun:
         return float(rows[0][0]) - time.time() + time.monotonic() if rows else time.monotonic()
 
     def _said_since(self, before: dict[int, tuple[int, str]]) -> str:
-        """The text of a bot message written (or edited) after the fault that is not a board."""
+        """The text of a bot message about this table, written (or edited) after the fault, not a board."""
+        row = self.lane.db.table(self.game.table_id)
+        thread_id = row.thread_id if row is not None else None
+        lobby_id = self.lobby.id if self.lobby is not None else None
+        people = {p.id for p in self.game.humans}
         for msg in self.fake.messages.values():
             if msg.author.id != self.fake.bot_user.id or turn_versions(msg) or msg.loading:
                 continue
+            mine = (
+                msg.id == lobby_id
+                or (thread_id is not None and msg.channel_id == thread_id)
+                or msg.ephemeral_to in people
+                or f"#{self.game.table_id}" in msg.text()
+            )
             old = before.get(msg.id)
-            if (old is None or old[0] != msg.edited) and msg.text().strip():
+            if mine and (old is None or old[0] != msg.edited) and msg.text().strip():
                 text = msg.text().strip()
                 if "🏁" not in text:
                     return text.replace("\n", " ")
