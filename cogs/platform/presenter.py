@@ -169,6 +169,8 @@ class Presenter:
         self._keepers: dict[int, asyncio.Task[None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._notices: set[asyncio.Task[None]] = set()
+        self._gone: set[int] = set()
+        """Tables whose thread was deleted (or hidden from the bot): the sweep leaves them be."""
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -264,7 +266,7 @@ class Presenter:
         """Start bringing up to date every table whose board is behind; return their ids."""
         behind = await self.service.boards_behind()
         for table_id in behind:
-            if not self._lock(table_id).locked():
+            if table_id not in self._gone and not self._lock(table_id).locked():
                 self.keep(table_id)
         return behind
 
@@ -324,8 +326,13 @@ class Presenter:
                 return
             thread = await self.channel(table.thread_id)
             if thread is None:
-                log.warning("table %s: thread %s is gone", table_id, table.thread_id)
+                if table_id not in self._gone:
+                    log.warning(
+                        "table %s: thread %s is gone; its board cannot be shown", table_id, table.thread_id
+                    )
+                self._gone.add(table_id)
                 return
+            self._gone.discard(table_id)
             if table.board_posting is not None:
                 table = await self._mend_interrupted_post(table, thread)
             if current and (ended or not lines):
