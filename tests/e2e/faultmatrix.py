@@ -256,7 +256,8 @@ class CellRun:
                 or f"#{self.game.table_id}" in msg.text()
             )
             old = before.get(msg.id)
-            if mine and (old is None or old[0] != msg.edited) and msg.text().strip():
+            changed = old is None or (old[0] != msg.edited and old[1] != msg.text())
+            if mine and changed and msg.text().strip():
                 text = msg.text().strip()
                 if "🏁" not in text:
                     return text.replace("\n", " ")
