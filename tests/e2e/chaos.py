@@ -405,11 +405,20 @@ class GameRun:
                 self.figures.lost += later - earlier - 1
                 self.fail(f"versions v{earlier + 1}..v{later - 1} have no move")
         users = self.lane.db.seat_users(self.table_id)
-        clicked = {(c.version, c.user_id) for c in self.clicks if c.final}
+        clicked = [(c.version, c.user_id) for c in self.clicks if c.final]
+        last_move: dict[int, int] = {}
         for action in actions:
-            if action.source == "human" and (action.version, users.get(action.seat)) not in clicked:
+            # In a simultaneous phase (Buttons' stars) another seat's move may land first: the
+            # click, made on an earlier version, is stored at a later one. It must still come
+            # after that seat's previous move, or one click was applied twice.
+            since = last_move.get(action.seat, -1)
+            user = users.get(action.seat)
+            if action.source == "human" and not any(
+                who == user and since < version <= action.version for version, who in clicked
+            ):
                 self.figures.doubled += 1
                 self.fail(f"a person's move at v{action.version} that nobody clicked there")
+            last_move[action.seat] = action.version
 
 
 def plan_kinds(rng: random.Random, count: int) -> list[str]:
