@@ -8,8 +8,8 @@ from pathlib import Path
 from tests.e2e.chaos import chaos_run
 from tests.e2e.lane import Lane, games_on_discord
 
-CI_KINDS = ("start-thread", "stored-human", "post", "start-board", "stored-bot", "edit")
-"""Kill instants of the short run, dealt to the games in turn (two per game)."""
+CI_KINDS = ("start-thread", "stored-human", "start-board", "post", "start-click", "edit")
+"""Kill instants of the short run, two per game in turn: one during Start (first), one in play."""
 
 
 async def test_games_survive_sigkill_at_chosen_instants(tmp_path: Path) -> None:
