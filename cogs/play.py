@@ -51,16 +51,65 @@ def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
         raise NotYourTurn()
 
 
+def out_of_date(table: Table | None) -> str:
+    """The answer to a click on an old board: short, with a link to the current one when known."""
+    link = table.board_link() if table is not None and table.status is TableStatus.PLAYING else None
+    return f"That board is out of date: use the latest one: {link}" if link else StaleVersion.message
+
+
+async def current_table(service: TableService, table_id: int | None, channel_id: int | None) -> Table | None:
+    """The table a click was about (by id, else by the thread it was made in), or None."""
+    try:
+        if table_id is not None:
+            return await service.get(table_id)
+        if channel_id is not None:
+            return await service.table_for_thread(channel_id)
+    except TableError:
+        pass
+    return None
+
+
 @contextlib.asynccontextmanager
-async def errors_answered(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
-    """Answer a failure of a deferred interaction privately: a TableError's text, else OOPS (logged)."""
+async def errors_answered(
+    interaction: discord.Interaction[Any],
+    what: str,
+    service: TableService | None = None,
+    table_id: int | None = None,
+) -> AsyncIterator[None]:
+    """Answer a failure of a deferred interaction privately: a TableError's text, else OOPS (logged).
+
+    An out-of-date click on `table_id` is answered with a link to its current board.
+    """
     try:
         yield
+    except StaleVersion as exc:
+        table = await current_table(service, table_id, None) if service is not None else None
+        await interaction.followup.send(out_of_date(table) if table is not None else str(exc), ephemeral=True)
     except TableError as exc:
         await interaction.followup.send(str(exc), ephemeral=True)
     except Exception:
         log.exception("%s failed", what)
         await interaction.followup.send(OOPS, ephemeral=True)
+
+
+def reaches_a_component(interaction: discord.Interaction[Any]) -> bool:
+    """Whether discord.py will hand this click to a MeepleComponent.
+
+    It does only when the clicked custom_id is still on the message as Discord sent it with
+    the click (discord.py 2.7 ViewStore.schedule_dynamic_item_call); a click on a component
+    an edit has just replaced is otherwise dropped unanswered ("interaction failed").
+    """
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    kind = data.get("component_type")
+    message = interaction.message
+    if message is None or views.MeepleComponent.__discord_ui_compiled_template__.fullmatch(custom_id) is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(
+        item.type.value == kind and getattr(item, "custom_id", None) == custom_id
+        for item in view.walk_children()
+    )
 
 
 def rules_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
@@ -98,12 +147,35 @@ class Games(commands.Cog):
         views.set_handler(self.on_component)
         self.service.subscribe(self.presenter.listener)
 
+        if self.bot.is_ready():
+            self.presenter.keep_boards()
+
     async def cog_unload(self) -> None:
         """Undo what cog_load did (the service has no unsubscribe; its listener goes quiet)."""
         self.bot.tree.remove_command(self.play.name)
         self.bot.tree.remove_command(self.rules.name)
         self.bot.remove_dynamic_items(views.MeepleComponent)
         views.set_handler(None)
+        await self.presenter.stop()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Bring every board that fell behind (a crash, a Discord outage) up to date, then keep them so."""
+        self.presenter.keep_boards()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer the clicks no component will: on a replaced component, or one not of this bot."""
+        if interaction.type is not discord.InteractionType.component or reaches_a_component(interaction):
+            return
+        data: Any = interaction.data or {}
+        ref = ids.parse(str(data.get("custom_id", "")))
+        table_id = ref.table if ref is not None else None
+        table = await current_table(self.service, table_id, interaction.channel_id)
+        try:
+            await interaction.response.send_message(out_of_date(table), ephemeral=True)
+        except (discord.HTTPException, discord.InteractionResponded):
+            log.info("could not answer a click on an unknown component")
 
     # -- slash commands ------------------------------------------------------
 
@@ -169,7 +241,7 @@ class Games(commands.Cog):
             await interaction.response.send_message(MALFORMED, ephemeral=True)
             return
         await interaction.response.defer()
-        async with errors_answered(interaction, f"component {ref}"):
+        async with errors_answered(interaction, f"component {ref}", self.service, ref.table):
             if isinstance(ref, PickRef):
                 picked = ids.parse_value(ref.table, ref.version, values[0]) if len(values) == 1 else None
                 if picked is None:

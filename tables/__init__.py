@@ -6,9 +6,10 @@ Public API (stable; grown only compatibly):
 
     store = await Store.open("data/meeple.db")        # creates folder + file, migrates
     service = TableService(store, bot_delay=1.5)      # clock=time.time by default
-    # Harnesses: clock_loop=False (clocks fire only through run_due) and idle_wait (wraps the
-    # delivery task's wait for the next update, e.g. simcord's Env.external_wait); both may
-    # also be set as attributes before start().
+    # retry_base=1.0, retry_cap=30.0: a failed bot move is retried after a capped backoff for
+    # as long as the game is in play. Harnesses: clock_loop=False (clocks fire only through
+    # run_due) and idle_wait (wraps the waits of long-lived helpers such as the board keeper,
+    # e.g. simcord's Env.external_wait); both may also be set as attributes before start().
     service.subscribe(on_change)                      # async (Update | Notice) -> None
     await service.start()                             # resume bots, start the clock loop
     ...
@@ -20,13 +21,24 @@ Lobby (each returns the Table after the change, or raises a TableError):
     add_bot(table_id, by_user, policy="greedy")      remove_bot(table_id, by_user, seat)
     set_options(table_id, by_user, options)          set_timing(table_id, by_user, timing)
     cancel(table_id, by_user, is_manager=False)
-    start_game(table_id, by_user) -> Update          (host only; named so because start()
-                                                      starts the service itself)
+    check_start(table_id, by_user) -> Table          (would Start be accepted now?)
+    start_game(table_id, by_user, *, thread_id=None) -> Update   (host only; named so because
+                                      start() starts the service itself; the thread is
+                                      recorded in the same write as the start)
 Play (each returns an Update, also sent to every listener):
     act(table_id, user_id, version, action)  undo(table_id, user_id, version)
     abandon(table_id, by_user, is_manager=False)
     reclaim(table_id, user_id) -> Table      (take one's seat back from a bot)
 Messages: set_thread / set_lobby_message / set_board_message(table_id, id) -> Table
+The board outbox (what the board message shows, stored with the game; no revision bump):
+    board_posting(table_id, version)            before sending a new board message
+    board_posted(table_id, message_id, version, movers)   right after; the previous board
+                                                 joins Table.board_retired (buttons to strip)
+    board_shown(table_id, version, movers)      after an edit of the board message
+    board_mended(table_id, stripped=())         an interrupted post cleaned up / buttons stripped
+    boards_behind() -> list[int]                games whose board is not known to be current
+                                                 (Table.board_behind says it of one table)
+    pause(seconds) -> bool                      sleep unless the service closes (False then)
 Queries: get(table_id), tables_in_channel(channel_id), table_for_thread(thread_id),
     tables_of_user(user_id), log(table_id) -> list[LoggedEvent], record(table_id) -> Record
 Clocks: run_due(now=None) fires due reminders, timeouts and seat replacements (tests drive
@@ -53,8 +65,11 @@ Rulings taken here:
   strongest goes first (replace, timeout, reminder) and a reminder overtaken by a move is
   dropped; after a long downtime one reminder is sent, not one per missed day.
 - Listeners receive every change of a game in play (the caller's own move included), in
-  order, from one delivery task; post boards from the listener, answer the interaction
-  from the return value. Lobby changes are only returned.
+  order per table, from one delivery task per table (a slow table delays only itself);
+  post boards from the listener, answer the interaction from the return value. Lobby
+  changes are only returned.
+- Bots never give up while their game is in play: a store failure or an unexpected error
+  in a bot move is logged with the table id and retried after a capped backoff.
 - The database is the truth: every change is one transaction guarded by the row's version
   and revision; the in-memory cache is updated only after a commit. Undo snapshots are
   kept only for moves that may still be taken back.

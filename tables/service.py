@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import collections
 import logging
 import secrets
 import time
@@ -82,8 +82,11 @@ class TableService:
 
     Two settings serve test harnesses; set them (as keywords or attributes) before start():
     `clock_loop=False` leaves the clocks to explicit run_due calls, and `idle_wait` wraps
-    the wait of the delivery task for its next update, the service's only idle wait once
-    the clock loop is off.
+    the waits of long-lived helpers for their next turn (the board keeper's periodic sweep).
+
+    Bots never give up while their game is in play: a failed move is retried after
+    `retry_base` seconds, doubling up to `retry_cap`. Each table's updates are delivered to
+    the listeners by a task of its own, so a slow table delays only itself.
     """
 
     def __init__(
@@ -94,7 +97,8 @@ class TableService:
         bot_delay: float = 1.5,
         poll_interval: float = 30.0,
         replacement_bot: str = DEFAULT_LEVEL,
-        bot_retries: int = 5,
+        retry_base: float = 1.0,
+        retry_cap: float = 30.0,
         clock_loop: bool = True,
         idle_wait: IdleWait = plain_wait,
     ) -> None:
@@ -103,11 +107,12 @@ class TableService:
         self.bot_delay = bot_delay
         self.poll_interval = poll_interval
         self.replacement_bot = replacement_bot
-        self.bot_retries = bot_retries
+        self.retry_base = retry_base
+        self.retry_cap = retry_cap
         self.clock_loop = clock_loop
         """Whether start() starts the loop firing due clocks (else only run_due fires them)."""
         self.idle_wait = idle_wait
-        """How the delivery task awaits its next update."""
+        """How long-lived helpers await their next turn (see the class docstring)."""
         self._cache: dict[int, Table] = {}
         # The encoded snapshot of each cached state, by table: (version, JSON). Saves encoding
         # a state twice: once as the new snapshot, again as the next move's undo snapshot.
@@ -115,10 +120,11 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
-        self._queue: asyncio.Queue[Update | Notice] | None = None
-        self._deliverer: asyncio.Task[None] | None = None
+        # Per table: the updates not yet delivered, and the task delivering them (while any).
+        self._outbox: dict[int, collections.deque[Update | Notice]] = {}
+        self._deliverers: dict[int, asyncio.Task[None]] = {}
         self._clock_task: asyncio.Task[None] | None = None
-        self._stopping: asyncio.Event | None = None
+        self._sleepers: set[asyncio.Future[None]] = set()
         self._closed = False
 
     # -- life cycle ----------------------------------------------------------
@@ -137,19 +143,24 @@ class TableService:
         if self._closed:
             return
         self._closed = True
-        self._stop_event().set()
+        for waker in list(self._sleepers):
+            _wake(waker)
         # Tasks are never cancelled inside a transaction: they see the stop flag and return.
         tasks = [t for t in (self._clock_task, *self._bot_tasks.values()) if t is not None]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        if self._queue is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._queue.join(), timeout=5)
-        if self._deliverer is not None:
-            self._deliverer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._deliverer
+        deliverers = list(self._deliverers.values())
+        if deliverers:
+            _, late = await asyncio.wait(deliverers, timeout=5)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
         await self.store.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether close() was called."""
+        return self._closed
 
     def subscribe(self, listener: Listener) -> None:
         """Call `listener` with every Update (human, bot, timeout, undo, start, abandon) and Notice."""
@@ -158,15 +169,11 @@ class TableService:
     async def idle(self) -> None:
         """Wait until no bot move is pending and every update has been delivered (tests)."""
         while True:
-            tasks = [t for t in self._bot_tasks.values() if not t.done()]
-            if tasks:
-                await asyncio.gather(*tasks, return_exceptions=True)
-                continue
-            if self._queue is not None:
-                await self._queue.join()
-            # A listener may have acted and so woken a bot: look again.
-            if all(t.done() for t in self._bot_tasks.values()):
+            tasks = [t for t in (*self._bot_tasks.values(), *self._deliverers.values()) if not t.done()]
+            if not tasks:
                 return
+            # A listener may act and so wake a bot (and a bot's move is delivered): look again.
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def run_due(self, now: float | None = None) -> int:
         """Fire every clock due at `now` (default: the service clock); return how many fired."""
@@ -183,6 +190,9 @@ class TableService:
                 log.warning("table %d: clock %s not fired, the store failed", table_id, deadline.kind)
             except TableError as exc:
                 log.error("table %d: clock %s not fired: %s", table_id, deadline.kind, exc)
+            except Exception:
+                # It stays armed: the next round of the clock loop tries again.
+                log.exception("table %d: clock %s failed", table_id, deadline.kind)
         return fired
 
     # -- lobby ---------------------------------------------------------------
@@ -313,20 +323,31 @@ class TableService:
                 raise NotAllowed("Only the host or a server manager can cancel this table.")
             return await self._save(table, replace(table, status=TableStatus.CANCELLED))
 
-    async def start_game(self, table_id: int, by_user: int) -> Update:
-        """Start the game (host only, enough seats); the seed comes from `secrets`."""
+    async def check_start(self, table_id: int, by_user: int) -> Table:
+        """The lobby if `by_user` may start it now (host, enough seats), else the refusal."""
         async with self._lock(table_id):
             table = await self._lobby(table_id)
-            _require_host(table, by_user)
+            _check_start(table, by_user)
+            return table
+
+    async def start_game(self, table_id: int, by_user: int, *, thread_id: int | None = None) -> Update:
+        """Start the game (host only, enough seats); the seed comes from `secrets`.
+
+        `thread_id`, the game's thread, is recorded in the same transaction: the game is
+        never in play without the thread it is shown in.
+        """
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _check_start(table, by_user)
             rules = table.rules
-            if len(table.seats) < rules.min_players:
-                raise NotEnoughPlayers(f"{rules.name} needs at least {rules.min_players} players.")
             seed = secrets.randbits(63)
             try:
                 state = rules.setup(len(table.seats), table.options, seed)
             except BadOptions as exc:
                 raise BadTableOptions(str(exc)) from exc
             playing = replace(table, status=TableStatus.PLAYING, seed=seed)
+            if thread_id is not None:
+                playing = replace(playing, thread_id=thread_id)
             update = await self._commit(
                 table,
                 playing,
@@ -438,8 +459,58 @@ class TableService:
         return await self._set_fields(table_id, lobby_message_id=message_id)
 
     async def set_board_message(self, table_id: int, message_id: int | None) -> Table:
-        """Remember the latest board message (whose buttons are live)."""
-        return await self._set_fields(table_id, board_message_id=message_id)
+        """Remember the latest board message (whose buttons are live), showing the current version."""
+        return await self._set_board(
+            table_id, lambda t: replace(t, board_message_id=message_id, board_version=t.version)
+        )
+
+    # The board outbox: the intent to post is recorded before the message is sent, its id
+    # right after, so a crash in between is found again (Table.board_posting) and mended.
+
+    async def board_posting(self, table_id: int, version: int) -> Table:
+        """Record that a new board message showing `version` is about to be sent."""
+        return await self._set_board(table_id, lambda t: replace(t, board_posting=version))
+
+    async def board_posted(
+        self, table_id: int, message_id: int, version: int, movers: tuple[int, ...]
+    ) -> Table:
+        """Record the new board message; the previous one joins those whose buttons are to strip."""
+
+        def posted(table: Table) -> Table:
+            retired = table.board_retired
+            old = table.board_message_id
+            if old is not None and old != message_id and old not in retired:
+                retired = (*retired, old)
+            return replace(
+                table,
+                board_message_id=message_id,
+                board_version=version,
+                board_movers=movers,
+                board_posting=None,
+                board_retired=retired,
+            )
+
+        return await self._set_board(table_id, posted)
+
+    async def board_shown(self, table_id: int, version: int, movers: tuple[int, ...]) -> Table:
+        """Record that the board message was edited to show `version`."""
+        return await self._set_board(
+            table_id,
+            lambda t: replace(t, board_version=max(version, t.board_version or 0), board_movers=movers),
+        )
+
+    async def board_mended(self, table_id: int, stripped: tuple[int, ...] = ()) -> Table:
+        """Record that an interrupted post was cleaned up and that `stripped` messages lost their buttons."""
+        return await self._set_board(
+            table_id,
+            lambda t: replace(
+                t, board_posting=None, board_retired=tuple(m for m in t.board_retired if m not in stripped)
+            ),
+        )
+
+    async def boards_behind(self) -> list[int]:
+        """Ids of the games whose board on Discord is not known to show the stored game."""
+        return await self.store.boards_behind()
 
     # -- queries -------------------------------------------------------------
 
@@ -555,6 +626,20 @@ class TableService:
     def _forget(self, table_id: int) -> None:
         self._cache.pop(table_id, None)
         self._snapshots.pop(table_id, None)
+
+    async def _set_board(self, table_id: int, change: Callable[[Table], Table]) -> Table:
+        """Write what a table's board message shows: no revision bump, the game is untouched."""
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            new = change(table)
+            try:
+                await self.store.save_board(new)
+            except StoreUnavailable:
+                self._forget(table_id)
+                raise
+            if new.status.is_open:
+                self._cache[table_id] = new
+            return new
 
     async def _set_fields(self, table_id: int, **fields: Any) -> Table:
         async with self._lock(table_id):
@@ -723,76 +808,122 @@ class TableService:
             self._bot_tasks[table.id] = asyncio.create_task(self._run_bots(table.id), name=f"bots-{table.id}")
 
     async def _run_bots(self, table_id: int) -> None:
+        """Play the bot seats of a table until a human must move; retry failures while it is in play."""
         failures = 0
-        while await self._sleep(self.bot_delay * (2**failures)):
-            async with self._lock(table_id):
-                try:
-                    table = await self._load(table_id)
-                    prompt = next((p for p in table.prompts if table.is_bot(p.seat)), None)
-                    if prompt is None:
-                        self._bot_tasks.pop(table_id, None)
+        try:
+            while await self._sleep(self._bot_pause(failures)):
+                async with self._lock(table_id):
+                    try:
+                        table = await self._load(table_id)
+                        prompt = next((p for p in table.prompts if table.is_bot(p.seat)), None)
+                        if prompt is None:
+                            return
+                        policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
+                        # A hard bot thinks for a good part of a second: off the event loop.
+                        action = await asyncio.to_thread(table.rules.bot_action, table.state, prompt, policy)
+                        transition = table.rules.apply(table.state, prompt.seat, action)
+                        update = await self._commit(
+                            table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
+                        )
+                    except NoSuchTable:
                         return
-                    policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
-                    # A hard bot thinks for a good part of a second: off the event loop.
-                    action = await asyncio.to_thread(table.rules.bot_action, table.state, prompt, policy)
-                    transition = table.rules.apply(table.state, prompt.seat, action)
-                    update = await self._commit(
-                        table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
-                    )
-                except (StoreUnavailable, StaleVersion):
-                    failures += 1
-                    if failures > self.bot_retries:
-                        log.error("table %d: bot gave up after %d store failures", table_id, failures)
-                        self._bot_tasks.pop(table_id, None)
-                        return
-                    continue
-                except Exception:
-                    log.exception("table %d: bot move failed", table_id)
-                    self._bot_tasks.pop(table_id, None)
-                    return
-                failures = 0
-                self._publish(update)
-        self._bot_tasks.pop(table_id, None)
+                    except (StoreUnavailable, StaleVersion) as exc:
+                        failures += 1
+                        log.warning(
+                            "table %d: bot move not saved (%s); retry %d in %.1f s",
+                            table_id,
+                            type(exc).__name__,
+                            failures,
+                            self._bot_pause(failures),
+                        )
+                        continue
+                    except Exception:
+                        failures += 1
+                        log.exception(
+                            "table %d: bot move failed; retry %d in %.1f s",
+                            table_id,
+                            failures,
+                            self._bot_pause(failures),
+                        )
+                        continue
+                    failures = 0
+                    self._publish(update)
+        finally:
+            if self._bot_tasks.get(table_id) is asyncio.current_task():
+                del self._bot_tasks[table_id]
 
-    def _stop_event(self) -> asyncio.Event:
-        if self._stopping is None:
-            self._stopping = asyncio.Event()
-        return self._stopping
+    def _bot_pause(self, failures: int) -> float:
+        """The wait before a bot's next try: its delay, or a capped backoff after failures."""
+        if failures == 0:
+            return self.bot_delay
+        return float(min(self.retry_base * 2 ** (failures - 1), self.retry_cap))
+
+    async def pause(self, seconds: float) -> bool:
+        """Sleep `seconds` unless the service is closing; False means it is closing."""
+        return await self._sleep(seconds)
 
     async def _sleep(self, seconds: float) -> bool:
-        """Sleep unless the service is closing; False means stop."""
-        stop = self._stop_event()
-        if stop.is_set():
+        """Sleep unless the service is closing; False means stop.
+
+        A bare future and a timer, no helper task: a harness that tells idle waits from stuck
+        ones (simcord's external_wait) sees only the calling task wait.
+        """
+        if self._closed:
             return False
         if seconds <= 0:
             await asyncio.sleep(0)
-            return not stop.is_set()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), seconds)
-        return not stop.is_set()
+            return not self._closed
+        loop = asyncio.get_running_loop()
+        waker: asyncio.Future[None] = loop.create_future()
+        timer = loop.call_later(seconds, _wake, waker)
+        self._sleepers.add(waker)
+        try:
+            await waker
+        finally:
+            timer.cancel()
+            self._sleepers.discard(waker)
+        return not self._closed
 
     def _publish(self, item: Update | Notice) -> None:
-        if self._queue is None:
-            self._queue = asyncio.Queue()
-            self._deliverer = asyncio.create_task(self._deliver(self._queue), name="tables-deliver")
-        self._queue.put_nowait(item)
+        table_id = item.table.id
+        self._outbox.setdefault(table_id, collections.deque()).append(item)
+        if table_id not in self._deliverers:
+            self._deliverers[table_id] = asyncio.create_task(
+                self._deliver(table_id), name=f"tables-deliver-{table_id}"
+            )
 
-    async def _deliver(self, queue: asyncio.Queue[Update | Notice]) -> None:
-        while True:
-            item = await self.idle_wait(queue.get(), "table service: waiting for the next update")
-            try:
+    async def _deliver(self, table_id: int) -> None:
+        """Hand a table's updates to the listeners in order; return once none is left."""
+        pending = self._outbox[table_id]
+        try:
+            while pending:
+                item = pending.popleft()
                 for listener in list(self._listeners):
                     try:
                         await listener(item)
                     except Exception:
-                        log.exception("table listener failed on %s", type(item).__name__)
-            finally:
-                queue.task_done()
+                        log.exception("table %d: listener failed on %s", table_id, type(item).__name__)
+        finally:
+            del self._deliverers[table_id]
+            if not pending:
+                del self._outbox[table_id]
+
+
+def _wake(waker: asyncio.Future[None]) -> None:
+    if not waker.done():
+        waker.set_result(None)
 
 
 def _require_host(table: Table, user_id: int) -> None:
     if user_id != table.host_id:
         raise NotHost()
+
+
+def _check_start(table: Table, user_id: int) -> None:
+    _require_host(table, user_id)
+    rules = table.rules
+    if len(table.seats) < rules.min_players:
+        raise NotEnoughPlayers(f"{rules.name} needs at least {rules.min_players} players.")
 
 
 def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:

@@ -86,6 +86,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX deadlines_by_due ON deadlines (due_at);
     """,
+    # 3: the shown board as state (an outbox): what the board message shows, a post in flight,
+    # and earlier boards whose buttons are still to strip. Boards of existing tables count as
+    # shown, except a game in play that never recorded one.
+    """
+    ALTER TABLE tables ADD COLUMN board_version INTEGER;
+    ALTER TABLE tables ADD COLUMN board_movers TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN board_posting INTEGER;
+    ALTER TABLE tables ADD COLUMN board_retired TEXT NOT NULL DEFAULT '[]';
+    UPDATE tables SET board_version = version WHERE board_message_id IS NOT NULL OR status <> 'playing';
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 
@@ -93,8 +103,25 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 _TABLE_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_id, "
-    "status, options, seed, state, version, created_at, updated_at, timing, revision"
+    "status, options, seed, state, version, created_at, updated_at, timing, revision, "
+    "board_version, board_movers, board_posting, board_retired"
 )
+
+_BEHIND = (
+    "status IN ('playing', 'finished') AND thread_id IS NOT NULL AND (board_version IS NULL "
+    "OR board_version < version OR board_posting IS NOT NULL OR board_retired <> '[]')"
+)
+"""Tables whose board on Discord is not known to show the stored game (see Store.boards_behind)."""
+
+
+_SHORT_BUSY_MS = 20
+"""SQLite's own busy wait, with the connection lock held (reads, COMMIT); kept short."""
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite refused because another connection holds the lock (worth waiting for)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in str(exc)
 
 
 class _Stale(Exception):
@@ -160,9 +187,11 @@ def event_from_json(data: dict[str, Any]) -> Event:
 class Store:
     """The SQLite database behind the tables; every failure surfaces as StoreUnavailable."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str, *, busy_wait: float = 5.0) -> None:
         self._db = db
         self.path = path
+        self.busy_wait = busy_wait
+        """How long a write waits for another process's write lock before StoreUnavailable, in seconds."""
         # One connection serves every table, so statements of two transactions must not interleave.
         self._lock = asyncio.Lock()
         self._fault: str | None = None
@@ -183,7 +212,7 @@ class Store:
             db = await aiosqlite.connect(text, isolation_level=None)
         except sqlite3.Error as exc:
             raise open_error(text, exc) from exc
-        store = cls(db, text)
+        store = cls(db, text, busy_wait=busy_timeout_ms / 1000)
         try:
             await store._prepare(busy_timeout_ms)
         except sqlite3.Error as exc:
@@ -225,6 +254,9 @@ class Store:
         finally:
             if db.in_transaction:
                 await _run(db, "ROLLBACK")
+        # SQLite's own busy wait runs with the connection lock held, stalling every table:
+        # keep it short from now on and wait for another process's write lock in `_begin`, unlocked.
+        await _run(db, f"PRAGMA busy_timeout = {min(int(busy_timeout_ms), _SHORT_BUSY_MS)}")
 
     async def close(self) -> None:
         """Close the connection."""
@@ -259,25 +291,44 @@ class Store:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; database errors become StoreUnavailable."""
-        async with self._lock:
+        await self._begin()
+        try:
+            yield self._db
+            await _run(self._db, "COMMIT")
+        except BaseException as exc:
+            # After a disk-full or I/O error SQLite may have rolled back already.
+            if self._db.in_transaction:
+                try:
+                    await _run(self._db, "ROLLBACK")
+                except sqlite3.Error as rollback:
+                    log.warning("database %s: rollback failed: %s", self.path, rollback)
+            if isinstance(exc, sqlite3.Error):
+                raise self._failure(exc) from exc
+            raise
+        else:
+            self._recovered()
+        finally:
+            self._lock.release()
+
+    async def _begin(self) -> None:
+        """Take the connection lock and BEGIN IMMEDIATE; while another process writes, wait unlocked."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_wait
+        pause = 0.005
+        while True:
+            await self._lock.acquire()
             try:
                 await _run(self._db, "BEGIN IMMEDIATE")
+                return
             except sqlite3.Error as exc:
-                raise self._failure(exc) from exc
-            try:
-                yield self._db
-                await _run(self._db, "COMMIT")
-            except BaseException as exc:
-                # After a disk-full or I/O error SQLite may have rolled back already.
-                if self._db.in_transaction:
-                    try:
-                        await _run(self._db, "ROLLBACK")
-                    except sqlite3.Error as rollback:
-                        log.warning("database %s: rollback failed: %s", self.path, rollback)
-                if isinstance(exc, sqlite3.Error):
+                self._lock.release()
+                if not _is_busy(exc) or loop.time() >= deadline:
                     raise self._failure(exc) from exc
+            except BaseException:
+                self._lock.release()
                 raise
-            self._recovered()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -313,7 +364,8 @@ class Store:
                 db,
                 "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
                 "board_message_id, host_id, status, options, seed, state, version, created_at, "
-                "updated_at, timing, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated_at, timing, revision, board_version, board_movers, board_posting, board_retired) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.game,
                     table.guild_id,
@@ -331,6 +383,7 @@ class Store:
                     table.updated_at,
                     json.dumps(table.timing.to_json()),
                     table.revision,
+                    *_board_columns(table),
                 ),
             )
             table_id = done.lastrowid
@@ -398,7 +451,8 @@ class Store:
             db,
             "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
             "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
-            "revision = ? WHERE id = ? AND version = ? AND revision = ?",
+            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ? "
+            "WHERE id = ? AND version = ? AND revision = ?",
             (
                 new.thread_id,
                 new.lobby_message_id,
@@ -412,6 +466,7 @@ class Store:
                 new.updated_at,
                 json.dumps(new.timing.to_json()),
                 new.revision,
+                *_board_columns(new),
                 old.id,
                 old.version,
                 old.revision,
@@ -463,7 +518,26 @@ class Store:
             [(table_id, d.seat, d.kind.value, d.due_at, d.count) for d in deadlines],
         )
 
+    async def save_board(self, table: Table) -> None:
+        """Write only what the table's board message shows (no version guard: the game is untouched)."""
+        async with self.transaction() as db:
+            await _run(
+                db,
+                "UPDATE tables SET board_message_id = ?, board_version = ?, board_movers = ?, "
+                "board_posting = ?, board_retired = ? WHERE id = ?",
+                (table.board_message_id, *_board_columns(table), table.id),
+            )
+
     # -- reads ---------------------------------------------------------------
+
+    async def boards_behind(self) -> list[int]:
+        """Ids of the games (in play or just finished) whose board is not known to be up to date."""
+        async with (
+            self.reading() as db,
+            db.execute(f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id") as cur,
+        ):
+            rows = await cur.fetchall()
+        return [int(row[0]) for row in rows]
 
     async def load(self, table_id: int) -> Table | None:
         """The stored table, or None."""
@@ -616,6 +690,10 @@ class Store:
             updated_at=float(row[14]),
             timing=Timing.from_json(json.loads(row[15])),
             revision=int(row[16]),
+            board_version=row[17],
+            board_movers=tuple(int(seat) for seat in json.loads(row[18])),
+            board_posting=row[19],
+            board_retired=tuple(int(message) for message in json.loads(row[20])),
             seats=tuple(
                 SeatInfo(
                     user_id=s[0],
@@ -657,6 +735,15 @@ async def _run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[
     """Run one statement for each of `rows` and close its cursor."""
     async with db.executemany(sql, rows):
         pass
+
+
+def _board_columns(table: Table) -> tuple[Any, ...]:
+    return (
+        table.board_version,
+        json.dumps(list(table.board_movers)),
+        table.board_posting,
+        json.dumps(list(table.board_retired)),
+    )
 
 
 def _statements(script: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -24,6 +25,10 @@ THREAD_NAME_LIMIT = 100
 """Discord: a thread name is at most 100 characters."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """Keep game threads open a week between moves (async play over days)."""
+THREAD_WAIT = 8.0
+"""Seconds to wait for Discord to open a thread (discord.py retries server errors for ~25 s)."""
+THREAD_ALREADY_CREATED = 160004
+"""Discord's error code: this message already has a thread."""
 
 
 def lobby_rows(table: Table) -> list[Row]:
@@ -122,37 +127,81 @@ async def lobby_click(
 
 
 async def start_game(interaction: discord.Interaction[Any], table_id: int) -> None:
-    """Start the game, open its thread from the lobby message, and post the first board."""
+    """Open the game's thread from the lobby message, start the game with it, post the first board.
+
+    The game is in play only once its thread exists and is recorded with it (one write), so
+    a Start interrupted at any point leaves a lobby (whose thread the next Start reuses) or a
+    game with its thread (whose first board the presenter's keeper posts).
+    """
     client = interaction.client
     service = client.tables
-    update = await service.start_game(table_id, interaction.user.id)
-    table = update.table
-    message = interaction.message
-    try:
-        if message is not None and isinstance(message.channel, discord.TextChannel):
-            thread = await message.create_thread(
-                name=thread_name(table), auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        else:
-            channel = client.get_channel(table.channel_id) or await client.fetch_channel(table.channel_id)
-            thread = await channel.create_thread(
-                name=thread_name(table),
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
-    except discord.HTTPException:
-        log.exception("table %s: could not open a thread", table_id)
-        called_off = await service.abandon(table_id, table.host_id, True)
-        await interaction.edit_original_response(
-            **lobby_message(called_off.table), allowed_mentions=discord.AllowedMentions.none()
-        )
-        raise TableError(
-            "I could not open a thread here (I need the Create Public Threads permission),"
-            " so the game was called off."
-        ) from None
-    table = await service.set_thread(table_id, thread.id)
+    table = await service.check_start(table_id, interaction.user.id)
+    thread = await open_thread(client, table, interaction.message)
+    update = await service.start_game(table_id, interaction.user.id, thread_id=thread.id)
     await interaction.edit_original_response(
-        **lobby_message(table), allowed_mentions=discord.AllowedMentions.none()
+        **lobby_message(update.table), allowed_mentions=discord.AllowedMentions.none()
     )
     presenter = client.get_cog("Games").presenter
     await presenter.show(update)
+
+
+async def open_thread(client: Any, table: Table, message: discord.Message | None) -> Any:
+    """The lobby's game thread: the one recorded by an earlier Start if it still exists, else a new one."""
+    service = client.tables
+    presenter = client.get_cog("Games").presenter
+    if table.thread_id is not None:
+        existing = await presenter.channel(table.thread_id)
+        if existing is not None:
+            return existing
+    from_message = message is not None and isinstance(message.channel, discord.TextChannel)
+    try:
+        thread = await asyncio.wait_for(_create_thread(client, table, message), THREAD_WAIT)
+    except discord.HTTPException as exc:
+        if from_message and exc.code == THREAD_ALREADY_CREATED and message is not None:
+            # An earlier Start made it but stopped before recording it; it has the message's id.
+            thread = await presenter.channel(message.id)
+            if thread is None:
+                raise TableError(thread_failure(exc)) from None
+        else:
+            log.warning("table %s: could not open a thread: %s", table.id, exc)
+            raise TableError(thread_failure(exc)) from None
+    except TimeoutError:
+        log.warning("table %s: Discord did not open the thread within %.0f s", table.id, THREAD_WAIT)
+        raise TableError(
+            "Discord did not open the game's thread in time (it is failing or slow right now), so the"
+            " game has not started: press **Start** again in a moment."
+        ) from None
+    await service.set_thread(table.id, thread.id)
+    return thread
+
+
+async def _create_thread(client: Any, table: Table, message: discord.Message | None) -> Any:
+    if message is not None and isinstance(message.channel, discord.TextChannel):
+        return await message.create_thread(
+            name=thread_name(table), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        )
+    channel = client.get_channel(table.channel_id) or await client.fetch_channel(table.channel_id)
+    return await channel.create_thread(
+        name=thread_name(table),
+        type=discord.ChannelType.public_thread,
+        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+    )
+
+
+def thread_failure(exc: discord.HTTPException) -> str:
+    """What went wrong opening a game's thread, said so that the host knows what to do."""
+    after = "so the game has not started"
+    if isinstance(exc, discord.Forbidden):
+        return (
+            f"I am not allowed to open a thread here (I need the Create Public Threads permission), {after}."
+        )
+    if isinstance(exc, discord.NotFound):
+        return f"This channel or the lobby message is gone, {after}."
+    if exc.status == 429:
+        return f"Discord asks me to slow down right now, {after}: press **Start** again in a minute."
+    if exc.status >= 500:
+        return (
+            f"Discord failed while opening the game's thread (server error {exc.status}), {after}:"
+            " press **Start** again in a moment."
+        )
+    return f"Discord refused to open the game's thread (error {exc.status}), {after}."

@@ -17,7 +17,7 @@ from cogs.platform import text
 from cogs.platform.layout import Row, main_rows
 from cogs.platform.views import build_view
 from engine.core import Prompt
-from tables.errors import TableError
+from tables.errors import NoSuchTable, TableError
 from tables.models import Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
 from tables.service import TableService
 
@@ -37,13 +37,8 @@ class _Step:
     new_to_move: frozenset[int]
 
 
-@dataclass(frozen=True, slots=True)
-class _Memo:
-    """The live board message of a table and what it showed."""
-
-    message_id: int
-    version: int
-    to_move: frozenset[int]
+class BoardBehind(Exception):
+    """A board could not be fully brought up to date; the keeper tries again."""
 
 
 def _step(ui: GameUI, update: Update) -> _Step:
@@ -149,7 +144,21 @@ def compose(
 
 
 class Presenter:
-    """Turns table updates into Discord messages in each game's thread."""
+    """Turns table updates into Discord messages in each game's thread, and keeps every board current.
+
+    What each board message shows is stored with the game (see TableService.board_posting):
+    a new message is announced before it is sent and recorded right after, so a crash or a
+    failure at any point is found again and mended by `flush`. A failed delivery is retried
+    with a capped backoff; `keep_boards` (at start-up) also sweeps every table whose board is
+    behind, then again every `sweep_interval` seconds.
+    """
+
+    retry_base = 1.0
+    """Seconds before the first retry of a failed delivery (doubling up to retry_cap)."""
+    retry_cap = 60.0
+    sweep_interval = 30.0
+    strays_scanned = 25
+    """How many recent thread messages an interrupted post is looked for in."""
 
     def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
@@ -157,8 +166,12 @@ class Presenter:
         self._pending: dict[int, list[_Step]] = {}
         self._log: dict[int, list[str]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._memo: dict[int, _Memo] = {}
         self._closed: set[int] = set()
+        self._keepers: dict[int, asyncio.Task[None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._notices: set[asyncio.Task[None]] = set()
+        self._gone: set[int] = set()
+        """Tables whose thread was deleted (or hidden from the bot): the sweep leaves them be."""
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -171,7 +184,11 @@ class Presenter:
             elif item.kind not in PRESENTED_BY_HANDLERS:
                 await self.show(item)
         except Exception:
-            log.exception("could not show an update of table %s", item.table.id)
+            log.exception("could not show an update of table %s; retrying later", item.table.id)
+            if isinstance(item, Notice):
+                task = asyncio.create_task(self._resend(item), name=f"meeple-notice-{item.table.id}")
+                self._notices.add(task)
+                task.add_done_callback(self._notices.discard)
 
     async def show(self, update: Update, interaction: discord.Interaction[Any] | None = None) -> None:
         """Show an update: edit the board within a turn, post a new one when the turn changes."""
@@ -180,11 +197,114 @@ class Presenter:
         await self.flush(table.id, interaction)
 
     async def flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
-        """Bring the table's board on Discord up to date with the stored game.
+        """Bring the table's board on Discord up to date with the stored game; on failure retry later."""
+        try:
+            await self._flush(table_id, interaction)
+        except Exception:
+            self.keep(table_id, delay=self.retry_base)
+            raise
 
-        Always shows the latest stored state: updates are delivered in order, but a handler
-        and the listener may race, so the turn change is judged against what the live board
-        message showed, not against the update at hand.
+    # -- the board keeper ------------------------------------------------------
+
+    def keep(self, table_id: int, delay: float = 0.0) -> None:
+        """Bring a table's board up to date in the background, retrying with a capped backoff."""
+        if self.service.closed:
+            return
+        task = self._keepers.get(table_id)
+        if task is None or task.done():
+            self._keepers[table_id] = asyncio.create_task(
+                self._keep(table_id, delay), name=f"meeple-board-{table_id}"
+            )
+
+    async def _keep(self, table_id: int, delay: float) -> None:
+        failures = 0
+        try:
+            while await self.service.idle_wait(self.service.pause(delay), "board keeper: waiting to retry"):
+                try:
+                    await self._flush(table_id)
+                    return
+                except NoSuchTable:
+                    return
+                except Exception as exc:
+                    failures += 1
+                    delay = min(self.retry_base * 2 ** (failures - 1), self.retry_cap)
+                    log.warning(
+                        "table %s: board not brought up to date (%s: %s); retry %d in %.0f s",
+                        table_id,
+                        type(exc).__name__,
+                        exc,
+                        failures,
+                        delay,
+                    )
+        finally:
+            if self._keepers.get(table_id) is asyncio.current_task():
+                del self._keepers[table_id]
+
+    async def _resend(self, notice: Notice) -> None:
+        """Send a notice that failed again, with a capped backoff, while its game is in play."""
+        failures = 0
+        delay = self.retry_base
+        while await self.service.idle_wait(self.service.pause(delay), "board keeper: waiting to resend"):
+            try:
+                if (await self.service.get(notice.table.id)).status is not TableStatus.PLAYING:
+                    return
+                await self.notice(notice)
+                return
+            except NoSuchTable:
+                return
+            except Exception as exc:
+                failures += 1
+                delay = min(self.retry_base * 2**failures, self.retry_cap)
+                log.warning(
+                    "table %s: %s notice not sent (%s); retry in %.0f s",
+                    notice.table.id,
+                    notice.kind,
+                    exc,
+                    delay,
+                )
+
+    async def sweep(self) -> list[int]:
+        """Start bringing up to date every table whose board is behind; return their ids."""
+        behind = await self.service.boards_behind()
+        for table_id in behind:
+            if table_id not in self._gone and not self._lock(table_id).locked():
+                self.keep(table_id)
+        return behind
+
+    def keep_boards(self) -> None:
+        """Sweep now and then every sweep_interval seconds, until the service closes (idempotent)."""
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep_loop(), name="meeple-board-sweep")
+
+    async def _sweep_loop(self) -> None:
+        while not self.service.closed:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the board sweep failed; trying again later")
+            wait = self.service.pause(self.sweep_interval)
+            if not await self.service.idle_wait(wait, "board keeper: waiting for the next sweep"):
+                return
+
+    async def stop(self) -> None:
+        """Stop the sweep and the retries (the cog unloads)."""
+        tasks = [
+            t
+            for t in (self._sweeper, *self._keepers.values(), *self._notices)
+            if t is not None and not t.done()
+        ]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- bringing one board up to date -------------------------------------------
+
+    async def _flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
+        """Always show the latest stored state.
+
+        Updates are delivered in order, but a handler, the listener and the keeper may race,
+        so the turn change is judged against what the board message is recorded to show,
+        not against the update at hand.
         """
         async with self._lock(table_id):
             table = await self.service.get(table_id)
@@ -199,25 +319,34 @@ class Presenter:
             if table.status is TableStatus.ABANDONED:
                 await self._close_board(table, interaction)
                 return
-            memo = self._memo.get(table_id)
-            if memo is not None and memo.message_id != table.board_message_id:
-                memo = None
-            shown = memo.version if memo is not None else -1
+            shown = table.board_version if table.board_message_id is not None else None
             lines = [line for step in steps for line in step.lines]
             ended = table.status is TableStatus.FINISHED or table.outcome is not None
-            if shown == table.version and (ended or not lines):
+            current = shown == table.version and table.board_posting is None
+            if current and (ended or not lines) and not table.board_retired:
                 return
             thread = await self.channel(table.thread_id)
             if thread is None:
-                log.warning("table %s: thread %s is gone", table_id, table.thread_id)
+                if table_id not in self._gone:
+                    log.warning(
+                        "table %s: thread %s is gone; its board cannot be shown", table_id, table.thread_id
+                    )
+                self._gone.add(table_id)
+                return
+            self._gone.discard(table_id)
+            if table.board_posting is not None:
+                table = await self._mend_interrupted_post(table, thread)
+            if current and (ended or not lines):
+                await self._strip_retired(table, thread, interaction)
                 return
             movers = frozenset(table.to_move)
-            unseen = [step for step in steps if step.version > shown]
+            unseen = [step for step in steps if shown is None or step.version > shown]
             fresh = set().union(*(step.new_to_move for step in unseen)) if unseen else set()
             began = any(step.turn_began for step in unseen)
-            if memo is not None:
-                fresh |= movers - memo.to_move
-                began = began or bool(movers - memo.to_move)
+            if shown is not None:
+                turned = movers - frozenset(table.board_movers)
+                fresh |= turned
+                began = began or bool(turned)
             new_message = began or table.board_message_id is None or ended
             if new_message:
                 self._log[table_id] = lines
@@ -226,12 +355,11 @@ class Presenter:
             png = await asyncio.to_thread(render_board, table)
             board = compose(table, self._log[table_id], fresh & movers, png)
             if ended:
-                message_id = await self._finish(table, thread, board, interaction)
+                await self._finish(table, thread, board, interaction)
             elif new_message:
-                message_id = await self._post(table, thread, board, interaction)
+                await self._post(table, thread, board, interaction)
             else:
-                message_id = await self._edit(table, thread, board, interaction)
-            self._memo[table_id] = _Memo(message_id, table.version, movers)
+                await self._edit(table, thread, board, interaction)
 
     async def repost(self, table: Table) -> None:
         """Post the current board again as a new message (no ping) and retire the old one."""
@@ -242,10 +370,11 @@ class Presenter:
             thread = await self.channel(table.thread_id)
             if thread is None:
                 raise TableError("I cannot find this game's thread any more.")
+            if table.board_posting is not None:
+                table = await self._mend_interrupted_post(table, thread)
             png = await asyncio.to_thread(render_board, table)
             board = compose(table, self._log.get(table.id, []), set(), png)
-            message_id = await self._post(table, thread, board, None)
-            self._memo[table.id] = _Memo(message_id, table.version, frozenset(table.to_move))
+            await self._post(table, thread, board, None)
 
     def caption(self, table: Table, question: str | None = None) -> str:
         """The current caption of a table's board, optionally asking another question."""
@@ -265,11 +394,8 @@ class Presenter:
             return
         seat = table.seats[notice.seat]
         name = text.seat_name(seat)
-        where = ""
-        if table.board_message_id is not None:
-            where = (
-                f" https://discord.com/channels/{table.guild_id}/{table.thread_id}/{table.board_message_id}"
-            )
+        link = table.board_link()
+        where = f" {link}" if link is not None else ""
         mentions = discord.AllowedMentions.none()
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
             content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
@@ -297,9 +423,15 @@ class Presenter:
 
     # -- message operations --------------------------------------------------
 
+    async def _send_board(self, table: Table, thread: Any, kwargs: dict[str, Any]) -> Table:
+        """Send a new board message through the outbox: intent stored, sent, id stored."""
+        await self.service.board_posting(table.id, table.version)
+        message = await thread.send(**kwargs)
+        return await self.service.board_posted(table.id, int(message.id), table.version, table.to_move)
+
     async def _post(
         self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
-    ) -> int:
+    ) -> None:
         kwargs: dict[str, Any] = {"content": board.content, "allowed_mentions": board.mentions()}
         file = board.file()
         if file is not None:
@@ -307,14 +439,16 @@ class Presenter:
         view = board.view()
         if view is not None:
             kwargs["view"] = view
-        message = await thread.send(**kwargs)
-        await self._strip(table, thread, interaction)
-        await self.service.set_board_message(table.id, message.id)
-        return int(message.id)
+        first = table.board_message_id is None
+        posted = await self._send_board(table, thread, kwargs)
+        await self._strip_retired(posted, thread, interaction)
+        if first:
+            # The lobby may still offer Start if the process stopped right after the game began.
+            await self._refresh_lobby(posted)
 
     async def _edit(
         self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
-    ) -> int:
+    ) -> None:
         file = board.file()
         kwargs: dict[str, Any] = {
             "content": board.content,
@@ -323,23 +457,24 @@ class Presenter:
         }
         if file is not None:
             kwargs["attachments"] = [file]
+        assert table.board_message_id is not None
         if (
             interaction is not None
             and interaction.message is not None
             and interaction.message.id == table.board_message_id
         ):
             await interaction.edit_original_response(**kwargs)
-            return table.board_message_id
-        assert table.board_message_id is not None
-        try:
-            await thread.get_partial_message(table.board_message_id).edit(**kwargs)
-        except discord.NotFound:
-            return await self._post(table, thread, board, None)
-        return table.board_message_id
+        else:
+            try:
+                await thread.get_partial_message(table.board_message_id).edit(**kwargs)
+            except discord.NotFound:
+                await self._post(table, thread, board, None)
+                return
+        await self.service.board_shown(table.id, table.version, table.to_move)
 
     async def _finish(
         self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
-    ) -> int:
+    ) -> None:
         ui = get_ui(table.game)
         outcome = table.outcome
         lines = [text.final_text(ui, table, outcome)] if outcome is not None else []
@@ -351,11 +486,9 @@ class Presenter:
         file = board.file()
         if file is not None:
             kwargs["file"] = file
-        message = await thread.send(**kwargs)
-        await self._strip(table, thread, interaction)
-        await self.service.set_board_message(table.id, message.id)
-        await self._refresh_lobby(table)
-        return int(message.id)
+        posted = await self._send_board(table, thread, kwargs)
+        await self._strip_retired(posted, thread, interaction)
+        await self._refresh_lobby(posted)
 
     async def _close_board(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
         if table.id in self._closed:
@@ -366,22 +499,63 @@ class Presenter:
                 f"🛑 Table #{table.id} was abandoned; no result is recorded.",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self._strip(table, thread, interaction)
+            if table.board_message_id is not None:
+                await self._strip(table, thread, table.board_message_id, interaction)
         self._closed.add(table.id)
         await self._refresh_lobby(table)
 
-    async def _strip(self, table: Table, thread: Any, interaction: discord.Interaction[Any] | None) -> None:
-        """Remove the buttons of the table's previous board message."""
-        old = table.board_message_id
-        if old is None:
-            return
+    async def _mend_interrupted_post(self, table: Table, thread: Any) -> Table:
+        """A board was being posted when the process stopped or Discord failed: strip what got out.
+
+        The message may or may not have been sent; if it was, it is among the thread's latest
+        messages, ours, with components, newer than the recorded board.
+        """
+        me = self.client.user
+        after = discord.Object(table.board_message_id) if table.board_message_id is not None else None
+        stray = []
+        async for message in thread.history(limit=self.strays_scanned, after=after):
+            ours = me is not None and message.author.id == me.id
+            if ours and message.components and message.id != table.board_message_id:
+                stray.append(message.id)
+        for message_id in stray:
+            log.info("table %s: stripping message %s, a board sent but never recorded", table.id, message_id)
+            await self._strip(table, thread, message_id, None)
+        return await self.service.board_mended(table.id)
+
+    async def _strip_retired(
+        self, table: Table, thread: Any, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """Remove the buttons of the table's earlier board messages; what failed is tried again later."""
+        done = []
+        for message_id in table.board_retired:
+            if await self._strip(table, thread, message_id, interaction):
+                done.append(message_id)
+        if done:
+            await self.service.board_mended(table.id, tuple(done))
+        if len(done) < len(table.board_retired):
+            raise BoardBehind(f"table {table.id}: the buttons of an earlier board could not be removed")
+
+    async def _strip(
+        self, table: Table, thread: Any, message_id: int, interaction: discord.Interaction[Any] | None
+    ) -> bool:
+        """Remove the buttons of one of the table's messages; False if worth trying again later."""
         try:
-            if interaction is not None and interaction.message is not None and interaction.message.id == old:
+            if (
+                interaction is not None
+                and interaction.message is not None
+                and interaction.message.id == message_id
+            ):
                 await interaction.edit_original_response(view=None)
             else:
-                await thread.get_partial_message(old).edit(view=None)
-        except discord.HTTPException:
-            log.info("table %s: could not strip the buttons of message %s", table.id, old)
+                await thread.get_partial_message(message_id).edit(view=None)
+        except discord.NotFound:
+            return True  # deleted: no buttons left
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                log.info("table %s: could not strip the buttons of message %s yet", table.id, message_id)
+                return False
+            log.warning("table %s: cannot strip the buttons of message %s: %s", table.id, message_id, exc)
+        return True
 
     async def _refresh_lobby(self, table: Table) -> None:
         if table.lobby_message_id is None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import discord
 
 from tables.models import TableStatus
+from tables.service import plain_wait
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, fresh, pinged, table_of
 from tests.cogs.test_lobby import slash_answer
@@ -103,3 +105,20 @@ async def test_a_turn_clock_running_out_plays_the_default_and_says_so(world: Har
     texts = [m.content for m in world.thread().history()]
     assert any("Time ran out for" in t for t in texts)
     assert any("rolls" in t for t in texts), "the default roll is shown on the board"
+
+
+async def test_a_reminder_that_failed_is_sent_again(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover = table.seats[table.to_move[0]].user_id
+    # The clocks fire from the test here, outside simcord's bot-owned work: the retry waits for real.
+    world.bot.tables.idle_wait = plain_wait
+    world.bot.get_cog("Games").presenter.retry_base = 0.05  # type: ignore[union-attr]
+    world.env.inject_error("POST", "/channels/*/messages", status=500, times=1)
+    assert await world.bot.tables.run_due(time.time() + 13 * 3600) >= 1
+    await world.idle()
+    assert world.board().id == table.board_message_id, "the reminder failed"
+    world.env.errors.clear()
+    await asyncio.sleep(0.5)
+    await world.idle()
+    reminder = world.board()
+    assert reminder.id != table.board_message_id and f"<@{mover}>" in reminder.content

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -151,14 +152,35 @@ async def test_lobby_buttons_work_after_a_restart(world: Harness) -> None:
     assert buttons(world.board())
 
 
-async def test_no_thread_permission_calls_the_game_off_cleanly(world: Harness) -> None:
+async def test_no_thread_permission_leaves_the_lobby_open(world: Harness) -> None:
     lobby = await open_table(world)
     await world.bob.click(lobby, label="Join")
     world.env.inject_error("POST", "/channels/*/messages/*/threads", status=403, code=50013, times=None)
     result = await world.alice.click(lobby_now(world, lobby), label="Start")
     assert "Create Public Threads" in private_answer(result)
+    assert "has not started" in private_answer(result)
     table = (await world.bot.tables.tables_in_channel(world.channel.id, tuple(TableStatus)))[0]
-    assert table.status is TableStatus.ABANDONED
-    now = lobby_now(world, lobby)
-    assert buttons(now) == {} and "abandoned" in now.content
+    assert table.status is TableStatus.LOBBY and table.thread_id is None
+    assert set(buttons(lobby_now(world, lobby))) == LOBBY_BUTTONS
     world.env.errors.clear()
+    world.env.backend.faults.clear()
+    # Permission granted: Start works from the same lobby.
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert (await world.bot.tables.get(table.id)).status is TableStatus.PLAYING
+    assert buttons(world.board())
+
+
+async def test_a_discord_outage_at_start_is_said_as_such_and_quickly(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    world.env.inject_error("POST", "/channels/*/messages/*/threads", status=503, code=0, times=None)
+    started = asyncio.get_running_loop().time()
+    result = await world.alice.click(lobby_now(world, lobby), label="Start")
+    answer = private_answer(result)
+    assert "server error 503" in answer and "permission" not in answer, answer
+    assert asyncio.get_running_loop().time() - started < 10
+    table = (await world.bot.tables.tables_in_channel(world.channel.id, tuple(TableStatus)))[0]
+    assert table.status is TableStatus.LOBBY
+    assert await world.bot.tables.boards_behind() == []
+    world.env.errors.clear()
+    world.env.backend.faults.clear()

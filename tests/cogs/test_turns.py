@@ -17,6 +17,23 @@ from tests.cogs.helpers import buttons, fresh, pinged, play_greedily, refs, tabl
 from tests.cogs.test_lobby import lobby_now, open_table, private_answer
 
 
+class RawClick:
+    """A component click as discord.py receives it, answered into a list (for the cog's on_interaction)."""
+
+    type = discord.InteractionType.component
+
+    def __init__(self, channel_id: int, message: discord.Message, data: dict[str, Any]) -> None:
+        self.channel_id = channel_id
+        self.message = message
+        self.data = data
+        self.answers: list[str] = []
+        self.response = self
+
+    async def send_message(self, content: str, *, ephemeral: bool = False) -> None:
+        assert ephemeral
+        self.answers.append(content)
+
+
 async def start_two_humans(world: Harness) -> Any:
     """alice and bob at a started table; returns it."""
     lobby = await open_table(world)
@@ -67,7 +84,34 @@ async def test_an_outdated_button_is_refused_and_changes_nothing(world: Harness)
     assert moved.version > table.version
     old = await inject(world, moved, stale_rows)
     refused = await mover.click(old, custom_id=ActRef(table.id, table.version, seat, 0).custom_id())
-    assert private_answer(refused) == "That board is out of date: use the latest one."
+    assert private_answer(refused) == f"That board is out of date: use the latest one: {moved.board_link()}"
+    assert (await table_of(world)).version == moved.version
+
+
+async def test_a_click_on_a_component_an_edit_replaced_is_answered(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+    before = world.board()
+    roll = buttons(before)["Roll the dice"]
+    await mover.click(before, label="Roll the dice")
+    await world.idle()
+    moved = await table_of(world)
+    assert moved.board_message_id == before.id and roll not in buttons(fresh(world, before)).values()
+    # The player's client still showed the old buttons; Discord sends the message as it is now,
+    # so discord.py finds no component to call (simcord cannot click it: this is the raw event).
+    click = RawClick(world.thread().id, fresh(world, before), {"custom_id": roll, "component_type": 2})
+    await world.bot.get_cog("Games").on_interaction(click)  # type: ignore[union-attr]
+    assert click.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
+    # A click discord.py does hand to a component is left to it.
+    live = fresh(world, before)
+    handled = RawClick(
+        world.thread().id, live, {"custom_id": next(iter(buttons(live).values())), "component_type": 2}
+    )
+    await world.bot.get_cog("Games").on_interaction(handled)  # type: ignore[union-attr]
+    assert handled.answers == []
+    unknown = RawClick(world.thread().id, live, {"custom_id": "somebody-else:1", "component_type": 2})
+    await world.bot.get_cog("Games").on_interaction(unknown)  # type: ignore[union-attr]
+    assert unknown.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
     assert (await table_of(world)).version == moved.version
 
 
@@ -173,8 +217,16 @@ async def test_a_discord_failure_after_a_move_says_the_move_stands(world: Harnes
     world.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
     result = await mover.click(world.board(), label="Roll the dice")
     assert "Your move was played" in private_answer(result)
-    assert (await table_of(world)).version == table.version + 1
+    moved = await table_of(world)
+    assert moved.version == table.version + 1 and moved.board_behind
+    # Discord is back: the failed delivery is retried without anyone asking for it.
     world.env.errors.clear()
+    world.env.backend.faults.clear()
+    await world.env.advance_time(5)
+    await world.idle()
+    shown = await table_of(world)
+    assert not shown.board_behind and shown.board_version == moved.version
+    assert shown.board_message_id == world.board().id and buttons(world.board())
 
 
 async def test_an_unexpected_error_is_logged_and_answered_politely(

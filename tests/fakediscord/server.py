@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.fakediscord.faults import Fault, Hold, error_response
 from tests.fakediscord.payloads import (
     EPHEMERAL,
     LOADING,
@@ -62,17 +63,6 @@ class _Refused(Exception):
     """A request Discord would answer with 400 Invalid Form Body; str() says why."""
 
 
-@dataclass(slots=True)
-class _Fault:
-    """A failure a test asked for."""
-
-    method: str
-    path: re.Pattern[str]
-    status: int
-    code: int
-    times: int
-
-
 PARAMS = web.RequestKey("params", dict[str, str])
 RECORD = web.RequestKey("record", Request)
 
@@ -97,7 +87,8 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
         self.crashes: list[str] = []
-        self._faults: list[_Fault] = []
+        self._faults: list[Fault] = []
+        self._holds: list[Hold] = []
         self.identifies: list[dict[str, Any]] = []
         self.base_url = ""
         self._sockets: list[_GatewayConnection] = []
@@ -133,6 +124,11 @@ class FakeDiscord:
         """Close every gateway session as Discord does on an outage (the bot must reconnect)."""
         for sock in list(self._sockets):
             await sock.ws.close(code=code, message=b"dropped by the test")
+
+    @property
+    def connected(self) -> bool:
+        """Whether a bot session is identified on the gateway (it receives events)."""
+        return any(sock.ready for sock in self._sockets)
 
     @property
     def api_base(self) -> str:
@@ -514,6 +510,7 @@ class FakeDiscord:
         add("PATCH", "channels/{cid}", self._edit_channel)
         add("POST", "channels/{cid}/typing", self._typing)
         add("POST", "channels/{cid}/messages", self._create_message)
+        add("GET", "channels/{cid}/messages", self._history)
         add("GET", "channels/{cid}/messages/{mid}", self._get_message)
         add("PATCH", "channels/{cid}/messages/{mid}", self._edit_message)
         add("DELETE", "channels/{cid}/messages/{mid}", self._delete_message)
@@ -548,15 +545,71 @@ class FakeDiscord:
         await self._notify()
         return response
 
-    def fail(self, method: str, path: str, status: int = 403, code: int = 50013, times: int = 1) -> None:
-        """Make the next `times` calls of `method` on paths matching the regex `path` fail like Discord."""
-        self._faults.append(_Fault(method, re.compile(path), status, code, times))
+    def fail(
+        self,
+        method: str,
+        path: str,
+        status: int = 403,
+        code: int = 50013,
+        times: int = 1,
+        *,
+        retry_after: float = 1.0,
+    ) -> Fault:
+        """Make the next `times` calls of `method` on paths matching the regex `path` fail like Discord.
+
+        The answer is Discord's for that status (see faults.error_response): a JSON error with
+        `code`, a 429 with `retry_after` and rate limit headers, or the proxies' plain-text 502/503.
+        """
+        fault = Fault(method, re.compile(path), status, code, times, retry_after)
+        self._faults.append(fault)
+        return fault
+
+    def drop_gateway_on(self, method: str, path: str, times: int = 1) -> Fault:
+        """Close the gateway sessions when the next matching request arrives (which still succeeds)."""
+        fault = Fault(method, re.compile(path), 0, 0, times, drop_gateway=True)
+        self._faults.append(fault)
+        return fault
+
+    def hold(self, method: str, path: str, times: int = 1) -> Hold:
+        """Keep the next `times` matching requests waiting, unhandled, until the hold is released."""
+        hold = Hold(method, re.compile(path), times)
+        self._holds.append(hold)
+        return hold
+
+    def release_all(self) -> None:
+        """Release every hold (a finished test must not leave requests waiting)."""
+        for hold in self._holds:
+            hold.release()
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a thread or channel as a moderator would: its messages go, later calls get 404."""
+        channel = self.channels.pop(channel_id)
+        for msg in self.messages.values():
+            if msg.channel_id == channel_id:
+                msg.deleted = True
+        if channel.is_thread:
+            await self.dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(channel.guild_id),
+                    "parent_id": str(channel.parent_id),
+                    "type": channel.type,
+                },
+            )
 
     async def _handle(self, request: web.Request, record: Request, parts: list[str]) -> web.StreamResponse:
+        for hold in self._holds:
+            if hold.matches(request.method, record.path):
+                await hold.released.wait()
         for fault in self._faults:
             if fault.times > 0 and fault.method == request.method and fault.path.search(record.path):
                 fault.times -= 1
-                return _error(fault.status, fault.code, f"{fault.status}: injected by the test")
+                fault.hits += 1
+                if fault.drop_gateway:
+                    await self.drop_gateway()
+                    break
+                return error_response(fault.status, fault.code, retry_after=fault.retry_after)
         for method, pattern, handler in self._routes:
             if method != request.method or len(pattern) != len(parts):
                 continue
@@ -675,6 +728,8 @@ class FakeDiscord:
         if time.monotonic() - interaction.created > self.ack_limit:
             interaction.errors.append(10062)
             return _error(404, 10062, "Unknown interaction")
+        if interaction.channel_id not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         record: Request = request[RECORD]
         body = record.json or {}
         kind = int(body.get("type", 0))
@@ -728,6 +783,8 @@ class FakeDiscord:
         interaction = self._interaction_by_token(request[PARAMS]["token"])
         if interaction is None or not interaction.acknowledged:
             return _error(404, 10015, "Unknown Webhook")
+        if interaction.channel_id not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
@@ -842,6 +899,24 @@ class FakeDiscord:
         if msg is None or msg.deleted or msg.channel_id != int(request[PARAMS]["cid"]) or msg.ephemeral_to:
             return None
         return msg
+
+    async def _history(self, request: web.Request) -> web.StreamResponse:
+        """A page of a channel's messages, newest first, as Discord pages them (before / after)."""
+        channel = self._channel(request)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        query = request.rel_url.query
+        limit = max(1, min(100, int(query.get("limit", "50"))))
+        found = sorted(
+            (m for m in self.channel_messages(channel.id) if m.ephemeral_to is None), key=lambda m: m.id
+        )
+        if "after" in query:
+            page = [m for m in found if m.id > int(query["after"])][:limit]
+        else:
+            if "before" in query:
+                found = [m for m in found if m.id < int(query["before"])]
+            page = found[-limit:]
+        return _json([m.payload() for m in reversed(page)])
 
     async def _get_message(self, request: web.Request) -> web.StreamResponse:
         msg = self._message(request)

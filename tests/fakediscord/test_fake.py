@@ -220,3 +220,52 @@ async def test_edits_keep_listed_attachments_and_refuse_missing_files(
     message = fake.messages[int(sent["id"])]
     assert message.content == "v2" and [a.filename for a in message.attachments] == ["a.png", "b.png"]
     assert fake.rejected and "no uploaded file" in fake.rejected[0]
+
+
+async def test_injected_faults_answer_as_discord_does(
+    fake: FakeDiscord, http: aiohttp.ClientSession, channel: Channel
+) -> None:
+    path = f"channels/{channel.id}/messages"
+    fake.fail("POST", path + "$", 429, retry_after=0.25)
+    fake.fail("POST", path + "$", 403, 50013)
+    fake.fail("POST", path + "$", 503)
+    body = {"content": "hi"}
+    async with http.post(path, json=body) as response:
+        assert response.status == 429
+        assert (await response.json())["retry_after"] == 0.25
+        assert response.headers["Retry-After"] == "1" and response.headers["X-RateLimit-Remaining"] == "0"
+        # discord.py treats a 429 without Via as Cloudflare's ban, not as a rate limit.
+        assert "Via" in response.headers and "X-RateLimit-Reset-After" in response.headers
+    async with http.post(path, json=body) as response:
+        assert response.status == 403
+        assert (await response.json())["code"] == 50013
+    async with http.post(path, json=body) as response:
+        # The proxies in front of the API answer 502 and 503 in plain text.
+        assert response.status == 503 and response.content_type == "text/plain"
+    async with http.post(path, json=body) as response:
+        assert response.status == 200
+    assert [m.content for m in fake.channel_messages(channel.id)] == ["hi"]
+
+
+async def test_a_held_request_is_handled_only_when_released(
+    fake: FakeDiscord, http: aiohttp.ClientSession, channel: Channel
+) -> None:
+    hold = fake.hold("POST", rf"^/channels/{channel.id}/messages$")
+    sending = asyncio.ensure_future(http.post(f"channels/{channel.id}/messages", json={"content": "late"}))
+    await asyncio.wait_for(hold.arrived.wait(), 5)
+    assert fake.channel_messages(channel.id) == []
+    hold.release()
+    async with await sending as response:
+        assert response.status == 200
+    assert [m.content for m in fake.channel_messages(channel.id)] == ["late"]
+
+
+async def test_a_deleted_thread_answers_unknown_channel(
+    fake: FakeDiscord, http: aiohttp.ClientSession, channel: Channel
+) -> None:
+    async with http.post(f"channels/{channel.id}/threads", json={"name": "game", "type": 11}) as response:
+        thread_id = int((await response.json())["id"])
+    await fake.delete_channel(thread_id)
+    async with http.post(f"channels/{thread_id}/messages", json={"content": "x"}) as response:
+        assert response.status == 404
+        assert (await response.json())["code"] == 10003

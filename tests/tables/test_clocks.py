@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 from pathlib import Path
 from typing import TypeVar
 
@@ -190,26 +189,6 @@ async def test_without_the_clock_loop_only_run_due_fires_clocks(
     assert await service.run_due() == 1
     await service.idle()
     assert [n.kind for n in recorder.notices] == [NoticeKind.REMINDER]
-
-
-async def test_the_delivery_task_waits_through_idle_wait(db_path: Path, clock: FakeClock) -> None:
-    waits: list[str] = []
-
-    async def idle_wait(awaitable: Awaitable[T], reason: str, /) -> T:
-        waits.append(reason)
-        return await awaitable
-
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0, idle_wait=idle_wait)
-    recorder = Recorder()
-    service.subscribe(recorder)
-    try:
-        await started(service)
-        await service.idle()
-        assert [u.kind for u in recorder.updates] == [UpdateKind.START]
-        # One wait for the start, and the delivery task is now waiting for the next update.
-        assert len(waits) == 2 and waits[0]
-    finally:
-        await service.close()
 
 
 async def test_reminders_do_not_pile_up_after_downtime(
