@@ -38,8 +38,9 @@ async def open_game(fake: FakeDiscord, channel: Channel, user: User, bots: int) 
     lobby = await fake.wait_message(
         lambda m: m.channel_id == channel.id and "Start" in m.labels() and m.id not in known, what="a lobby"
     )
+    add_bot = next(cid for cid in lobby.custom_ids() if cid.endswith(":bot"))
     for seated in range(1, bots + 1):
-        await fake.wait_answered(await fake.click_label(lobby, "Add bot", user))
+        await fake.wait_answered(await fake.select(lobby, add_bot, ["normal"], user))
 
         def shown(count: int = seated) -> bool:
             return lobby.edited >= count

@@ -269,8 +269,9 @@ class Lane:
         for person in others:
             await self.fake.wait_answered(await self.fake.click_label(lobby, "Join", person))
             edits += 1
+        add_bot = next(cid for cid in lobby.custom_ids() if cid.endswith(":bot"))
         for _ in range(spec.bots):
-            await self.fake.wait_answered(await self.fake.click_label(lobby, "Add bot", host))
+            await self.fake.wait_answered(await self.fake.select(lobby, add_bot, ["normal"], host))
             edits += 1
         await self.fake.wait_for(lambda: lobby.edited >= edits, 15, "the lobby to show every seat")
         return table_id, lobby
