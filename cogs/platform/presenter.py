@@ -328,10 +328,11 @@ class Presenter:
             thread = await self.channel(table.thread_id)
             if thread is None:
                 if table_id not in self._gone:
+                    self._gone.add(table_id)
                     log.warning(
                         "table %s: thread %s is gone; its board cannot be shown", table_id, table.thread_id
                     )
-                self._gone.add(table_id)
+                    await self._say_thread_gone(table)
                 return
             self._gone.discard(table_id)
             if table.board_posting is not None:
@@ -503,6 +504,20 @@ class Presenter:
                 await self._strip(table, thread, table.board_message_id, interaction)
         self._closed.add(table.id)
         await self._refresh_lobby(table)
+
+    async def _say_thread_gone(self, table: Table) -> None:
+        """Tell the channel the game was opened from that its thread is gone (once per process)."""
+        channel = await self.channel(table.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(
+                f"⚠️ The thread of table #{table.id} was deleted, so I cannot show its board any more;"
+                " the host can end the game with `/game abandon` here.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            log.info("table %s: could not say that its thread is gone: %s", table.id, exc)
 
     async def _mend_interrupted_post(self, table: Table, thread: Any) -> Table:
         """A board was being posted when the process stopped or Discord failed: strip what got out.
