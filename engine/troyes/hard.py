@@ -90,7 +90,9 @@ def standing(state: TroyesState, seat: int) -> float:
     score = float(breakdown(state, seat)["Total"])
     score += player.deniers * _dn(state, seat) + player.influence * _inf(state, seat)
     score += on_buildings(state, seat) * rounds_left(state) * BUILDING_ROUND
-    score += DICE_WORTH * sum(1 for d in state.dice if d.owner == seat)
+    if not player.passed:
+        # A player who passed is out of the round: the dice left in their district are lost to them.
+        score += DICE_WORTH * sum(1 for d in state.dice if d.owner == seat)
     return score
 
 
