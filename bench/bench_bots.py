@@ -3,9 +3,10 @@
 Run by hand (not a test), for example:
     .venv/bin/python bench/bench_bots.py --games 400 --jobs 2
     .venv/bin/python bench/bench_bots.py --game buttons --games 100 --budget 600
+    .venv/bin/python bench/bench_bots.py --game troyes --games 400 --budget 1200
 
 2-player pairs: hard v normal, normal v easy, easy v random, each over seeds 0..games-1 with
-the seats swapped on odd seeds. Diced Tomatoes also plays 3- and 4-player tables of one hard
+the seats swapped on odd seeds. Diced Tomatoes and Troyes also play 3- and 4-player tables of one hard
 bot (its seat turning with the seed) against normal bots. Every bot move is timed, by level.
 `--budget` bounds the wall time: games not started by then are left out and the counts say so.
 """
@@ -24,9 +25,11 @@ from timing import nearest_rank
 
 from engine.games import get_rules
 
+ALL_GAMES = ("tomatoes", "buttons", "troyes")
+"""The games with bot levels."""
 PAIRS = (("hard", "normal"), ("normal", "easy"), ("easy", "random"))
 """The 2-player match-ups: the stronger level first."""
-TABLES = {"tomatoes": (3, 4)}
+TABLES = {"tomatoes": (3, 4), "troyes": (3, 4)}
 """Games that also play one hard bot against normal bots at these table sizes."""
 GOALS = {"hard v normal": 0.65, "normal v easy": 0.75, "easy v random": 0.60}
 """The share of games the stronger level must win (issue 14)."""
@@ -101,7 +104,7 @@ def jobs(games: Sequence[str], count: int, only: str = "") -> Iterator[Job]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=("tomatoes", "buttons", "all"), default="all")
+    parser.add_argument("--game", choices=(*ALL_GAMES, "all"), default="all")
     parser.add_argument("--games", type=int, default=400, help="seeds per match-up")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--budget", type=float, default=3600.0, help="wall-clock seconds at most")
@@ -109,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--only", default="", help="only match-ups whose label holds this text, e.g. '2p hard'"
     )
     args = parser.parse_args(argv)
-    games = ("tomatoes", "buttons") if args.game == "all" else (args.game,)
+    games = ALL_GAMES if args.game == "all" else (args.game,)
 
     shares: dict[str, list[float]] = defaultdict(list)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)

@@ -1,25 +1,32 @@
-"""Troyes bots: a random player and a greedy one that reasons from its seat's view."""
+"""Troyes bots: random, and the greedy judgement behind the `easy` and `normal` levels (hard: hard.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine.core import Action, Prompt
+from engine.core import Action, MistakeBot, Prompt
 from engine.rng import Rng
 from engine.troyes import groups
-from engine.troyes.actions import BOUGHT, SUPPLY, own_dice, sources, strength, usable_modifiers
+from engine.troyes.actions import BOUGHT, SUPPLY, can_target, own_dice, sources, strength, usable_modifiers
 from engine.troyes.board import cathedral_cubes, entry_result, standing
-from engine.troyes.cards import affordable, red_total
+from engine.troyes.cards import affordable
 from engine.troyes.data import activities, board, events
 from engine.troyes.eventcards import rewards
-from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour
+from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, StepKind
 from engine.troyes.state import Die, TroyesState
 
 _BACK = Action("back")
 _PASS = Action("pass")
 DENIER = 0.25
 INFLUENCE = 0.3
+LATE_DENIER = 0.06
+"""A denier in the last round: money left at the end scores nothing."""
+LATE_INFLUENCE = 0.1
+"""Influence in the last round or near the cap of 20."""
+DENIERS_CHARACTER = "C3"
+INFLUENCE_CHARACTER = "C4"
+"""Characters that count deniers and influence at the end (their ids in characters.json)."""
 DIE = 0.15
 """What keeping a die for another action is worth, in VP."""
 NOTHING = float("-inf")
@@ -34,8 +41,24 @@ class RandomTroyesBot:
         return rng.choice(forward)
 
 
+EASY_MISTAKES = 0.25
+"""Share of an easy bot's decisions taken at random."""
+
+
+def easy_bot() -> MistakeBot[TroyesState]:
+    """The `easy` level: the normal judgement, no rerolls or flips, and a random slip now and then."""
+    return MistakeBot(GreedyBot(tinker=False), EASY_MISTAKES)
+
+
 class GreedyBot:
-    """Takes the action worth most VP now by a fixed estimate of deniers, influence and dice."""
+    """Takes the action worth most VP now by an estimate of deniers, influence and dice.
+
+    With `tinker` it also spends influence on rerolls and flips when they pay: to reach a
+    better action, or to counter a black die it would otherwise lose 2 VP to.
+    """
+
+    def __init__(self, tinker: bool = True) -> None:
+        self.tinker = tinker
 
     def choose(self, view: TroyesState, prompt: Prompt, rng: Rng) -> Action:
         """Return the option of the best-valued plan for this prompt."""
@@ -51,9 +74,16 @@ class GreedyBot:
             return _setup_choice(view, seat, prompt.options)
         if kind == "turn":
             best = best_plan(view, seat, _targets(prompt.options))
+            now = pass_value(view, seat) if best is None else max(best[0], pass_value(view, seat))
+            if self.tinker:
+                fix = dice_fix(view, seat, now)
+                if fix is not None and Action(fix[0]) in prompt.options:
+                    return Action(fix[0])
             if best is None or best[0] <= pass_value(view, seat):
                 return _PASS
             return Action.of("target", t=_menu_target(best[1], prompt.options))
+        if kind in ("reroll", "flip"):
+            return _fix_choice(view, seat, kind, prompt.options)
         step = view.stack[-1]
         if kind == "fight_which":
             targets = [f"event:{o['index']}" for o in prompt.options if o.kind == "event"]
@@ -69,11 +99,20 @@ class GreedyBot:
                 "source", s=_best_source(view, seat, [o["s"] for o in prompt.options if o != _BACK])
             )
         if kind == "activations":
-            return max((o for o in prompt.options if o != _BACK), key=lambda o: int(o["n"]))
+            counts = [o for o in prompt.options if o != _BACK]
+            card = view.cards[groups.target_kind(step.target)[1]].id
+            worth = _effect_value(view, seat, activities()[card].effect, _dice_of(view, step.dice))
+            pick = max if worth >= 0 else min
+            return pick(counts, key=lambda o: int(o["n"]))
         if kind == "cube_on_event":
             return max(prompt.options, key=lambda o: _cube_value(view, seat, int(o["index"])))
         if kind == "counter":
-            return _counter_choice(view, seat, step.dice, view.black[step.count], prompt.options)
+            black = view.black[step.count]
+            if self.tinker and not any(o.kind == "die" for o in prompt.options):
+                fix = counter_fix(view, seat, black)
+                if fix is not None and Action(fix[0]) in prompt.options:
+                    return Action(fix[0])
+            return _counter_choice(view, seat, step.dice, black, prompt.options)
         if kind == "counter_more":
             return Action("stop")
         return prompt.default or _BACK
@@ -109,7 +148,7 @@ def _menu_target(target: str, options: Sequence[Action]) -> str:
 
 def pass_value(view: TroyesState, seat: int) -> float:
     """What passing is worth: its deniers."""
-    return board().const("pass_deniers") * DENIER
+    return board().const("pass_deniers") * _dn(view, seat)
 
 
 def _expand(view: TroyesState, targets: Sequence[str]) -> list[str]:
@@ -173,6 +212,26 @@ def _next_die(view: TroyesState, seat: int, target: str, modifier: str, chosen_i
     return Action.of("die", id=rest[0].id) if rest else Action("done")
 
 
+def _dn(view: TroyesState, seat: int) -> float:
+    """What one denier is worth to `seat` now: less as the end nears, where unspent money scores nothing."""
+    left = rounds_left(view)
+    if left >= 2:
+        return DENIER
+    if left == 1:
+        return 0.2
+    # Only a character counting deniers makes the last round's money worth keeping.
+    return 0.15 if DENIERS_CHARACTER in view.players[seat].characters else LATE_DENIER
+
+
+def _inf(view: TroyesState, seat: int) -> float:
+    """What one influence is worth to `seat` now: little near the cap (gains are lost) or at the end."""
+    if view.players[seat].influence >= board().const("influence_cap") - 2:
+        return LATE_INFLUENCE
+    if rounds_left(view) == 0 and INFLUENCE_CHARACTER not in view.players[seat].characters:
+        return LATE_INFLUENCE
+    return INFLUENCE
+
+
 def rounds_left(view: TroyesState) -> int:
     """Rounds still to play after this one."""
     return view.rounds - view.round
@@ -183,32 +242,33 @@ def plan_value(view: TroyesState, seat: int, target: str, effect: str, dice: Seq
     amount = groups.yield_of(view, target, effect, dice)
     if amount < 1:
         return NOTHING
-    cost = sum(groups.price(seat, dice, effect).values()) * DENIER + DIE * len(dice)
+    cost = sum(groups.price(seat, dice, effect).values()) * _dn(view, seat) + DIE * len(dice)
     kind, index = groups.target_kind(target)
     if kind == "card":
-        return _card_value(view, seat, index, amount) - cost
+        return _card_value(view, seat, index, amount, dice) - cost
     if kind == "event":
         return _event_value(view, seat, index, amount) - cost
     if kind == "cathedral":
         return _cathedral_value(view, seat, groups.values(dice, effect)) - cost
     if kind == "building":
         return _building_value(view, seat, index, groups.values(dice, effect)[0]) - cost
-    return amount * DENIER - cost
+    return amount * _dn(view, seat) - cost
 
 
-def _card_value(view: TroyesState, seat: int, index: int, times: int) -> float:
+def _card_value(view: TroyesState, seat: int, index: int, times: int, spent: Sequence[Die] = ()) -> float:
     slot = view.cards[index]
     card = activities()[slot.id]
     value = 0.0
     if not slot.has(seat):
         free = next((i for i, s in enumerate(slot.spaces) if s is None), None)
-        value += (card.space_vp[free] if free is not None else 0) - card.cost * DENIER
+        value += (card.space_vp[free] if free is not None else 0) - card.cost * _dn(view, seat)
         value -= _source_cost(view, seat, sources(view, seat, f"card:{index}"))
     times = max(0, affordable(view, seat, card.effect, times))
-    return value + times * _effect_value(view, seat, card.effect)
+    return value + times * _effect_value(view, seat, card.effect, spent)
 
 
-def _effect_value(view: TroyesState, seat: int, effect: str) -> float:
+def _effect_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die] = ()) -> float:
+    """VP worth of one activation of `effect`, the dice of `spent` gone from the square."""
     player = view.players[seat]
     others = [s for s in range(view.seats) if s != seat]
     if effect in (
@@ -223,44 +283,59 @@ def _effect_value(view: TroyesState, seat: int, effect: str) -> float:
     ):
         return 0.7 if rounds_left(view) or player.cubes.get(effect, 0) < 2 else 0.3
     table = {
-        "artisan": 6 * DENIER - INFLUENCE,
-        "merchant": 2 * DENIER,
-        "innkeeper": INFLUENCE - DENIER,
-        "journeyman": 2 - 3 * DENIER,
-        "goldsmith": 1 + 2 * DENIER,
+        "artisan": 6 * _dn(view, seat) - _inf(view, seat),
+        "merchant": 2 * _dn(view, seat),
+        "innkeeper": _inf(view, seat) - _dn(view, seat),
+        "journeyman": 2 - 3 * _dn(view, seat),
+        "goldsmith": 1 + 2 * _dn(view, seat),
         "sculptor": 1.0,
         "pilgrimage": 2.0,
-        "hunting": 3 * INFLUENCE,
-        "mercenary": 3 * DENIER,
-        "troubadour": 2 - 3 * INFLUENCE,
-        "archer": 2 / 3 * (INFLUENCE + 0.7),
+        "hunting": 3 * _inf(view, seat),
+        "mercenary": 3 * _dn(view, seat),
+        "troubadour": 2 - 3 * _inf(view, seat),
+        "archer": 2 / 3 * (_inf(view, seat) + 0.7),
         "diplomat": 0.7,
     }
     if effect in table:
         return table[effect]
     if effect == "miller":
-        return 2 * DENIER * max(standing(view, PALACE, seat), standing(view, BISHOPRIC, seat))
+        return 2 * _dn(view, seat) * max(standing(view, PALACE, seat), standing(view, BISHOPRIC, seat))
     if effect == "glassblower":
         return float(cathedral_cubes(view, seat) // 2)
     if effect == "captain":
         return float(sum(1 for slot in view.queue if seat in slot.cubes))
     if effect == "tax_collector":
-        return DENIER * sum(standing(view, CITY_HALL, o) for o in [*others, NEUTRAL])
+        return _dn(view, seat) * sum(standing(view, CITY_HALL, o) for o in [*others, NEUTRAL])
     if effect == "chivalry":
-        return (INFLUENCE + 0.7) * sum(1 for d in view.dice if d.owner == seat and d.colour is Colour.RED)
-    if effect == "procession":
-        counts = [len(own_dice(view, s)) for s in range(view.seats)]
-        return 2.0 if counts[seat] >= max(counts) and counts[seat] else -0.5
-    if effect == "joust":
-        totals = [red_total(view, s) for s in range(view.seats)]
-        return 2.0 if totals[seat] >= max(totals) and totals[seat] else -0.5
+        reds = sum(1 for d in view.dice if d.owner == seat and d.colour is Colour.RED)
+        return (_inf(view, seat) + 0.7) * reds
+    if effect in ("procession", "joust"):
+        return _race_value(view, seat, effect, spent)
     return 0.0
+
+
+def _race_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die]) -> float:
+    """Procession, Joust: 2 VP to each leader once the activation's dice are gone; rivals' gains cost."""
+    gone = {d.id for d in spent}
+    left = [d for d in view.dice if d.id not in gone]
+    if effect == "procession":
+        totals = [sum(1 for d in left if d.owner == s) for s in range(view.seats)]
+    else:
+        reds = [d for d in left if d.colour is Colour.RED]
+        totals = [sum(d.value for d in reds if d.owner == s) for s in range(view.seats)]
+    best = max(totals)
+    if best < 1:
+        return -0.1
+    leaders = [s for s in range(view.seats) if totals[s] == best]
+    mine = 2.0 if seat in leaders else 0.0
+    rivals = 2.0 * sum(1 for s in leaders if s != seat) / max(1, view.seats - 1)
+    return mine - rivals - 0.1
 
 
 def _event_value(view: TroyesState, seat: int, index: int, cubes: int) -> float:
     slot = view.queue[index]
     card = events()[slot.id]
-    value = cubes * (INFLUENCE + 0.4)
+    value = cubes * (_inf(view, seat) + 0.4)
     after = [*slot.cubes, *([seat] * cubes)]
     if len(after) >= card.banners:
         value += rewards(after, card.vp).get(seat, 0) + (0.0 if card.permanent else 1.0 + card.black_dice)
@@ -274,7 +349,7 @@ def _cathedral_value(view: TroyesState, seat: int, values: Sequence[int]) -> flo
     for v in values:
         level = heights[v - 1]
         heights[v - 1] += 1
-        value += 1 + board().cathedral_influence[v - 1] * INFLUENCE
+        value += 1 + board().cathedral_influence[v - 1] * _inf(view, seat)
         if level not in covered:
             covered.add(level)
             value += 2
@@ -343,3 +418,114 @@ def _setup_choice(view: TroyesState, seat: int, options: Sequence[Action]) -> Ac
         return (standing(view, b, seat), preference[b], int(option["space"]))
 
     return min(options, key=key)
+
+
+# -- spending influence on the dice ------------------------------------------------------
+
+Fix = tuple[str, tuple[int, ...]]
+"""("reroll", (die,)) or ("flip", (dice...)): a way to spend influence on own dice."""
+FIX_MARGIN = 0.3
+"""A reroll or flip must beat the best action now by this much VP, its influence paid."""
+
+
+def _dice_of(view: TroyesState, ids: Sequence[int]) -> list[Die]:
+    wanted = set(ids)
+    return [d for d in view.dice if d.id in wanted]
+
+
+def _with_values(view: TroyesState, changed: dict[int, int]) -> TroyesState:
+    """A copy of the view with some dice showing other values."""
+    seen = view.copy()
+    seen.dice = [Die(d.id, d.colour, changed[d.id], d.owner) if d.id in changed else d for d in view.dice]
+    return seen
+
+
+def _low_dice(view: TroyesState, seat: int) -> list[Die]:
+    """Own dice worth turning over or rolling again: the lowest ones, at most three."""
+    return sorted((d for d in own_dice(view, seat) if d.value <= 3), key=lambda d: (d.value, d.id))[:3]
+
+
+def _plan_worth(view: TroyesState, seat: int) -> float:
+    best = best_plan(view, seat, _turn_targets(view, seat))
+    return max(pass_value(view, seat), NOTHING if best is None else best[0])
+
+
+def _turn_targets(view: TroyesState, seat: int) -> list[str]:
+    targets = [f"card:{i}" for i in range(len(view.cards))]
+    targets += ["cathedral", "building:0", "building:1", "building:2", "agriculture"]
+    targets += [f"event:{i}" for i in range(len(view.queue))]
+    return [t for t in targets if can_target(view, seat, t)]
+
+
+def dice_fix(view: TroyesState, seat: int, now: float) -> Fix | None:
+    """The reroll or flip of own low dice whose best next action beats `now` by more than its influence."""
+    player = view.players[seat]
+    low = _low_dice(view, seat)
+    if not low:
+        return None
+    worth = _inf(view, seat)
+    best: tuple[float, Fix] | None = None
+    if player.influence >= board().const("reroll_cost"):
+        die = low[0]
+        mean = sum(_plan_worth(_with_values(view, {die.id: v}), seat) for v in range(1, 7)) / 6
+        gain = mean - now - worth * board().const("reroll_cost")
+        best = (gain, ("reroll", (die.id,)))
+    if player.influence >= board().const("flip_cost"):
+        for size in range(1, len(low) + 1):
+            dice = low[:size]
+            after = _plan_worth(_with_values(view, {d.id: 7 - d.value for d in dice}), seat)
+            gain = after - now - worth * board().const("flip_cost")
+            if best is None or gain > best[0]:
+                best = (gain, ("flip", tuple(d.id for d in dice)))
+    return best[1] if best is not None and best[0] > FIX_MARGIN else None
+
+
+def counter_fix(view: TroyesState, seat: int, black: int) -> Fix | None:
+    """How to reach `black` with own dice by spending influence, when it pays against losing 2 VP."""
+    player = view.players[seat]
+    mine = own_dice(view, seat)
+    if not mine:
+        return None
+    loss = -board().const("black_failure_vp") + _inf(view, seat)
+    worth = _inf(view, seat)
+    power = strength(mine)
+    flip: Fix | None = None
+    if player.influence >= board().const("flip_cost"):
+        ranked = sorted(mine, key=lambda d: (strength([d]) * (7 - 2 * d.value), -d.id), reverse=True)
+        for size in range(1, min(3, len(ranked)) + 1):
+            dice = ranked[:size]
+            flipped = [Die(d.id, d.colour, 7 - d.value, d.owner) for d in dice]
+            after = power + strength(flipped) - strength(dice)
+            if after >= black:
+                flip = ("flip", tuple(d.id for d in dice))
+                break
+    if player.influence >= board().const("reroll_cost"):
+        die = min(mine, key=lambda d: (d.value, d.id))
+        rest = power - strength([die])
+        rolls = [rest + strength([Die(die.id, die.colour, v, seat)]) for v in range(1, 7)]
+        chance = sum(1 for total in rolls if total >= black) / 6
+        if chance * loss > worth * board().const("reroll_cost") and (chance >= 0.5 or flip is None):
+            return ("reroll", (die.id,))
+    if flip is not None and loss > worth * board().const("flip_cost"):
+        return flip
+    return None
+
+
+def _fix_choice(view: TroyesState, seat: int, kind: str, options: Sequence[Action]) -> Action:
+    """The die to reroll or the next die to flip, by the plan that chose this prompt."""
+    step = view.stack[-1]
+    under = view.stack[-2] if len(view.stack) > 1 else None
+    if under is not None and under.kind is StepKind.COUNTER:
+        fix = counter_fix(view, seat, view.black[under.count])
+    else:
+        fix = dice_fix(view, seat, _plan_worth(view, seat))
+    wanted = [] if fix is None or fix[0] != kind else [i for i in fix[1] if i not in step.dice]
+    for die_id in wanted:
+        if Action.of("die", id=die_id) in options:
+            return Action.of("die", id=die_id)
+        twin = _twin(view, die_id, options)
+        if twin is not None:
+            return twin
+    if Action("done") in options:
+        return Action("done")
+    return _BACK

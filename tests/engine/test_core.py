@@ -159,10 +159,8 @@ def test_random_playouts_conform(seats: int) -> None:
 def test_levels_and_old_policy_names_map_onto_each_games_bots() -> None:
     assert LEVELS == ("easy", "normal", "hard")
     assert BUTTONS.levels() == LEVELS and BUTTONS.policy("greedy") == "normal"
-    # A game that has not written its levels yet offers "normal", played by its greedy bot.
-    assert TROYES.levels() == ("normal",)
-    assert TROYES.policy("normal") == TROYES.policy("hard") == "greedy"
-    assert TROYES.policy("random") == "random"
+    assert TROYES.levels() == LEVELS and TROYES.policy("greedy") == "normal"
+    assert TROYES.policy("hard") == "hard" and TROYES.policy("random") == "random"
     assert level_name("greedy") == "normal" and level_name("hard") == "hard"
 
 
