@@ -96,6 +96,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN board_retired TEXT NOT NULL DEFAULT '[]';
     UPDATE tables SET board_version = version WHERE board_message_id IS NOT NULL OR status <> 'playing';
     """,
+    # 4: Buttons games begun before "one black die per exit" became the rule (the seed's) keep
+    # the two dice per exit of 2-player games they were started with, so their records replay.
+    """
+    UPDATE tables SET options = json_set(options, '$.two_dice_2p', json('true'))
+        WHERE game = 'buttons' AND status <> 'lobby' AND json_type(options, '$.two_dice_2p') IS NULL;
+    UPDATE tables SET state = json_set(state, '$.two_dice_2p', json('true'))
+        WHERE game = 'buttons' AND state IS NOT NULL AND json_type(state, '$.two_dice_2p') IS NULL;
+    UPDATE actions SET before = json_set(before, '$.two_dice_2p', json('true'))
+        WHERE before IS NOT NULL AND json_type(before, '$.two_dice_2p') IS NULL
+        AND table_id IN (SELECT id FROM tables WHERE game = 'buttons');
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -123,6 +123,32 @@ async def test_an_old_database_is_migrated_and_its_tables_kept(db_path: Path, cl
         await service.close()
 
 
+async def test_buttons_games_begun_before_the_one_die_rule_keep_two_dice_per_exit(
+    db_path: Path, clock: FakeClock
+) -> None:
+    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    old = await service.create("buttons", 1, 10, HOST, "Host")
+    await service.join(old.id, BOB, "Bob")
+    old = (await service.start_game(old.id, HOST)).table
+    lobby = await service.create("buttons", 1, 10, HOST, "Host")
+    await service.close()
+    # Rewind the file to schema 3, as a 2-player Buttons game and a lobby stored then looked.
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("UPDATE tables SET options = json_remove(options, '$.two_dice_2p')")
+        raw.execute("UPDATE tables SET state = json_remove(state, '$.two_dice_2p') WHERE state IS NOT NULL")
+        raw.execute("PRAGMA user_version = 3")
+    raw.close()
+
+    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        migrated = await service.get(old.id)
+        assert migrated.options["two_dice_2p"] is True and migrated.state.two_dice_2p is True
+        assert migrated.state.dice_per_exit() == 2
+        assert (await service.get(lobby.id)).options.get("two_dice_2p", False) is False
+    finally:
+        await service.close()
+
+
 async def test_a_failing_migration_leaves_the_previous_schema(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
