@@ -129,24 +129,10 @@ def _status_lines(view: ButtonsState, viewer: int | None, names: list[str]) -> l
 
 
 def _header(canvas: Canvas, box: Box, view: ButtonsState, status: list[str]) -> None:
-    canvas.text((box.x, box.y), f"BUTTONS · ROUND {view.round}", TEXT_MIN, fill=palette.TEXT_DIM)
-    if view.removed is not None:
-        # With 3 players one bonus colour is out of play for the whole game.
-        label = f"Out of play: {view.removed.label}"
-        canvas.pill(
-            box.right - canvas.pill_width(label, TEXT_MIN), box.y - 4, label, TEXT_MIN, palette.PANEL_EDGE
-        )
-    over = view.phase is Phase.OVER
-    y = box.y + 30
-    x = box.x
-    if not over:
-        canvas.paste(shapes.arrow(32), box.x, y + 2)
-        x += 42
-    for line in status:
-        canvas.text(
-            (x, y), line, STATUS, fill=palette.ACTIVE if over else palette.TEXT, max_width=box.right - x
-        )
-        y += STATUS + 10
+    # With 3 players one bonus colour is out of play for the whole game.
+    tag = None if view.removed is None else (f"Out of play: {view.removed.label}", palette.PANEL_EDGE)
+    title = f"BUTTONS · ROUND {view.round}"
+    canvas.header(box, title, status, over=view.phase is Phase.OVER, tag=tag, sizes=(TEXT_MIN, STATUS))
 
 
 def _result_line(view: ButtonsState, names: list[str]) -> str:

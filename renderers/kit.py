@@ -80,6 +80,36 @@ class Canvas:
         """How wide `pill` draws `text` at `size`."""
         return round(width(text, font(size))) + 2 * (size // 2)
 
+    def header(
+        self,
+        box: Box,
+        title: str,
+        status: list[str],
+        *,
+        over: bool,
+        tag: tuple[str, RGB] | None = None,
+        sizes: tuple[int, int] = (20, 30),
+    ) -> None:
+        """A board's header: a dim title, an optional tag at the right, then the status lines.
+
+        `sizes` are the title's and the status lines' text sizes; while the game goes on an
+        arrow points at the first status line (whose move it is), at the end they are lit.
+        """
+        small, big = sizes
+        self.text((box.x, box.y), title, small, fill=palette.TEXT_DIM)
+        if tag is not None:
+            label, colour = tag
+            self.pill(box.right - self.pill_width(label, small), box.y - 4, label, small, colour)
+        y = box.y + 30
+        x = box.x
+        if not over:
+            self.paste(shapes.arrow(32), box.x, y + 2)
+            x += 42
+        for line in status:
+            ink = palette.ACTIVE if over else palette.TEXT
+            self.text((x, y), line, big, fill=ink, max_width=box.right - x)
+            y += big + 10
+
     def pill(self, x: int, y: int, text: str, size: int, fill: RGB, ink: RGB | None = None) -> Box:
         """A rounded label with `text` whose top-left is (x, y); return its box."""
         self.text_sizes.add((size, True))

@@ -113,23 +113,9 @@ def _status_lines(view: TomatoState, viewer: int | None, names: list[str], score
 
 
 def _header(canvas: Canvas, box: Box, view: TomatoState, status: list[str]) -> None:
-    canvas.text((box.x, box.y), "DICED TOMATOES", TEXT_MIN, fill=palette.TEXT_DIM)
     over = view.ended is not GameEnd.NONE
-    if view.final_round and not over:
-        label = "FINAL ROUND"
-        canvas.pill(
-            box.right - canvas.pill_width(label, TEXT_MIN), box.y - 4, label, TEXT_MIN, palette.WARNING
-        )
-    y = box.y + 30
-    x = box.x
-    if not over:
-        canvas.paste(shapes.arrow(32), box.x, y + 2)
-        x += 42
-    for line in status:
-        canvas.text(
-            (x, y), line, STATUS, fill=palette.ACTIVE if over else palette.TEXT, max_width=box.right - x
-        )
-        y += STATUS + 10
+    tag = ("FINAL ROUND", palette.WARNING) if view.final_round and not over else None
+    canvas.header(box, "DICED TOMATOES", status, over=over, tag=tag, sizes=(TEXT_MIN, STATUS))
 
 
 def _result_line(view: TomatoState, names: list[str], scores: list[int]) -> str:
