@@ -30,6 +30,10 @@ log = logging.getLogger("meeple.cogs")
 
 MALFORMED = "That button is not one I know; use the buttons of the latest board."
 OOPS = "Something went wrong on my side; the game is unchanged. Please try again."
+UNKNOWN_COMMAND = (
+    "I do not know that command any more: your Discord app shows an old list."
+    " Restart the app (or press Ctrl+R) to get the current commands."
+)
 PLAYED_NOT_SHOWN = "Your move was played, but I could not update the board: use /game show to see it."
 
 
@@ -145,10 +149,32 @@ class Games(commands.Cog):
         self.bot.tree.add_command(self.rules)
         self.bot.add_dynamic_items(views.MeepleComponent)
         views.set_handler(self.on_component)
+        self.bot.tree.error(self.on_command_error)
         self.service.subscribe(self.presenter.listener)
 
         if self.bot.is_ready():
             self.presenter.keep_boards()
+
+    async def on_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Answer every failing or unknown slash command privately, never with silence."""
+        if isinstance(error, app_commands.CommandNotFound):
+            # A client whose command list is older than ours (a renamed or removed command).
+            text = UNKNOWN_COMMAND
+        elif isinstance(error, app_commands.CheckFailure):
+            text = "You cannot use that command here."
+        else:
+            name = getattr(interaction.command, "qualified_name", "?")
+            log.error("command %s failed", name, exc_info=error)
+            text = OOPS
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer a failed command (%s)", type(error).__name__)
 
     async def cog_unload(self) -> None:
         """Undo what cog_load did (the service has no unsubscribe; its listener goes quiet)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import bot as botmod
 from tests.e2e.botprocess import BotProcess, child_env
 from tests.e2e.conftest import World
+from tests.e2e.players import private_answer
 
 GUILDS_INTENT = 1
 
@@ -153,3 +154,16 @@ async def test_a_discord_error_at_login_exits_5_in_one_line(world: World, tmp_pa
     out = process.output()
     assert "Discord failed while the bot was starting" in out and "403" in out
     assert "Traceback" not in out
+
+
+async def test_a_command_the_bot_no_longer_has_gets_a_private_answer(
+    world: World, bot_process: Callable[[], BotProcess]
+) -> None:
+    """A client with an old command list (no error handler: no answer at all, "interaction failed")."""
+    fake, channel = world.fake, world.channel
+    alice = fake.add_user("Alice")
+    bot = bot_process()
+    await bot.start()
+    await bot.wait_output("ready as")
+    answer = await private_answer(fake, await fake.stale_slash("tournament", alice, channel))
+    assert "old list" in answer

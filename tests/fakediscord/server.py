@@ -235,6 +235,12 @@ class FakeDiscord:
             holder["options"] = built
         return await self._interact(2, user, channel, data)
 
+    async def stale_slash(self, name: str, user: User, channel: Channel) -> Interaction:
+        """Run /`name` as a client whose cached command list still has it after the bot dropped it."""
+        data: dict[str, Any] = {"id": str(snowflake()), "name": name, "type": 1}
+        data["guild_id"] = str(channel.guild_id)
+        return await self._interact(2, user, channel, data)
+
     async def click(
         self, message: Message | int, custom_id: str, user: User, *, as_seen: Message | None = None
     ) -> Interaction:
