@@ -94,7 +94,8 @@ class ButtonsUI(GameUI):
             )
         if prompt.kind == "star":
             due = context.get("stars_due", 1)
-            return f"{who}: choose where your {due} star{'s' if due != 1 else ''} go."
+            stars = "your star goes" if due == 1 else f"your {due} stars go"
+            return f"{who}: choose where {stars}."
         return f"{who}: your move."
 
     def render_options(self, view: Any, seat: int, prompt: Prompt | None) -> Mapping[str, Any]:

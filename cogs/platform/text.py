@@ -58,7 +58,8 @@ def lobby_text(ui: GameUI, table: Table) -> str:
     """The lobby message: game, host, options, seats, and what happens next."""
     rules = table.rules
     head = f"{ui.emoji} **{ui.title}** · table #{table.id}"
-    lines = [head, f"-# {ui.option_summary(table.options)}"]
+    summary = ui.option_summary(table.options)
+    lines = [head, f"-# {summary}"] if summary else [head]
     lines.append(f"**Seats ({len(table.seats)}/{rules.max_players}):**")
     for number, seat in enumerate(table.seats, 1):
         who = f"<@{seat.user_id}>" if seat.user_id is not None and seat.bot is None else seat_name(seat)
@@ -66,7 +67,8 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         lines.append(f"{number}. {who}{host}")
     if table.status is TableStatus.LOBBY:
         need = rules.min_players - len(table.seats)
-        hint = f"Needs {need} more player(s)." if need > 0 else "The host can start when everyone is in."
+        more = f"{need} more player" + ("s" if need > 1 else "")
+        hint = f"Needs {more}." if need > 0 else "The host can start when everyone is in."
         lines.append(f"Press **Join** to play. {hint}")
     elif table.status is TableStatus.CANCELLED:
         lines.append("This table was cancelled.")

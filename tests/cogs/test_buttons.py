@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import renderers
+from cogs.games.buttons import UI
 from cogs.platform import presenter
 from engine.buttons import RULES as BUTTONS
 from engine.buttons.state import Phase
@@ -191,3 +192,13 @@ async def test_two_dice_per_exit_is_a_table_option_off_by_default(world: Harness
     assert plain.options["two_dice_2p"] is False and variant.options["two_dice_2p"] is True
     lobbies = [m.content for m in world.channel.history() if "Buttons" in m.content]
     assert any("one plain die" in c for c in lobbies) and any("two plain dice" in c for c in lobbies)
+
+
+def test_the_star_question_agrees_with_the_number_of_stars() -> None:
+    view = BUTTONS.setup(2, {}, 1)
+
+    def asked(due: int) -> str:
+        return UI.question(view, Prompt(0, "star", (), context=(("stars_due", due),)), ["Ann", "Bob"])
+
+    assert asked(1).endswith("choose where your star goes.")
+    assert asked(2).endswith("choose where your 2 stars go.")

@@ -7,6 +7,8 @@ from typing import Any
 
 import discord
 
+from cogs.games.buttons import UI as BUTTONS_UI
+from cogs.platform.text import lobby_text
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import add_bot, buttons, components, pinged
@@ -184,3 +186,17 @@ async def test_a_discord_outage_at_start_is_said_as_such_and_quickly(world: Harn
     assert await world.bot.tables.boards_behind() == []
     world.env.errors.clear()
     world.env.backend.faults.clear()
+
+
+
+async def test_the_lobby_counts_the_players_it_needs_and_shows_no_empty_line(world: Harness) -> None:
+    service = world.bot.tables
+    table = await service.create("buttons", world.channel.guild.id, world.channel.id, world.alice.id, "Alice")
+    assert "Needs 1 more player." in lobby_text(BUTTONS_UI, table)
+
+    class NoOptions(type(BUTTONS_UI)):  # type: ignore[misc]
+        def option_summary(self, options: Any) -> str:
+            return ""
+
+    lines = lobby_text(NoOptions(), table).splitlines()
+    assert lines[1].startswith("**Seats"), "no empty '-#' line when a game has nothing to say of its options"
