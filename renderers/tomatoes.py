@@ -243,10 +243,11 @@ def _tags(view: TomatoState, seat: int, is_viewer: bool) -> list[tuple[str, pale
     if view.first_to_six == seat:
         tags.append(("6 first", palette.STAR))
     if not view.solo:
+        # Turn order, worded so that no tag reads as a ranking ("1st" once did, on final boards).
         if seat == view.first_seat:
-            tags.append(("1st", palette.PANEL_EDGE))
+            tags.append(("starts", palette.PANEL_EDGE))
         elif seat == view.last_seat:
-            tags.append(("last", palette.PANEL_EDGE))
+            tags.append(("plays last", palette.PANEL_EDGE))
     return tags
 
 

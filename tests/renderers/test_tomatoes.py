@@ -111,3 +111,12 @@ def test_overripe_and_worthless_vines_are_flagged() -> None:
 def decode_board(data: bytes) -> Image.Image:
     """The PNG decoded, checked to be a board WIDTH wide."""
     return decode(data, (WIDTH, WIDTH), 3000)
+
+
+def test_turn_order_tags_do_not_read_as_rankings() -> None:
+    from renderers.tomatoes import _tags
+
+    view = RULES.setup(3, {}, 5)
+    words = {label for seat in range(3) for label, _ in _tags(view, seat, is_viewer=False)}
+    assert words == {"starts", "plays last"}
+    assert not _tags(RULES.setup(1, {}, 5), 0, is_viewer=False), "a solo player has no turn-order tag"
