@@ -123,8 +123,14 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
                 k for k in detail if k not in labels and k not in ui.breakdown_hidden
             ]
             parts = [f"{labels.get(k, k.replace('_', ' '))} {detail[k]}" for k in keys]
+        if len(table.seats) == 1:
+            # Alone there is no ranking: the game's own result line says won or lost.
+            facts = f": {', '.join(parts)}" if parts else ""
+            lines.append(f"**{seat_name(table.seats[seat])}**{facts}")
+            continue
         tail = f" ({', '.join(parts)})" if parts else ""
-        lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {outcome.scores[seat]} points{tail}")
+        points = f"{outcome.scores[seat]} point" + ("" if outcome.scores[seat] == 1 else "s")
+        lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {points}{tail}")
     for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), shown_names(table))):
         if extra:
             lines.append(extra)
