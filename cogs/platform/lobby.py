@@ -112,7 +112,10 @@ async def lobby_click(
     if op is LobbyOp.JOIN:
         table = await service.join(ref.table, user.id, user.display_name)
     elif op is LobbyOp.LEAVE:
+        was_host = (await service.get(ref.table)).host_id == user.id
         table = await service.leave(ref.table, user.id)
+        if was_host and table.status is TableStatus.LOBBY:
+            await _tell_new_host(interaction, table, user.id)
     elif op is LobbyOp.BOT:
         # An Add bot button of an older lobby message sends no level: the default one.
         table = await service.add_bot(ref.table, user.id, values[0] if values else DEFAULT_LEVEL)
@@ -123,6 +126,15 @@ async def lobby_click(
         return
     await interaction.edit_original_response(
         **lobby_message(table), allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
+async def _tell_new_host(interaction: discord.Interaction[Any], table: Table, left: int) -> None:
+    """Ping the player a leaving host handed the lobby to, once, so it is not passed on unseen."""
+    await interaction.followup.send(
+        f"<@{table.host_id}>, you are now the host of table #{table.id} (<@{left}> left):"
+        " you can add bots and press **Start**.",
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
     )
 
 

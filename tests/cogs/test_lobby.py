@@ -200,3 +200,15 @@ async def test_the_lobby_counts_the_players_it_needs_and_shows_no_empty_line(wor
 
     lines = lobby_text(NoOptions(), table).splitlines()
     assert lines[1].startswith("**Seats"), "no empty '-#' line when a game has nothing to say of its options"
+
+
+async def test_a_host_who_leaves_hands_the_lobby_over_and_the_new_host_is_told(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Leave")
+    assert f"<@{world.bob.id}> (host)" in lobby_now(world, lobby).content
+    told = world.channel.last_message
+    assert told is not None and told.id != lobby.id and "you are now the host" in told.content
+    assert pinged(world, told) == {world.bob.id}, "only the new host is pinged"
+    await world.bob.click(lobby_now(world, lobby), label="Leave")
+    assert world.channel.last_message.id == told.id, "a lobby nobody is left in says nothing more"
