@@ -479,7 +479,9 @@ class Presenter:
         ui = get_ui(table.game)
         outcome = table.outcome
         lines = [text.final_text(ui, table, outcome)] if outcome is not None else []
-        lines.append(board.content)
+        # Under the scores only the last events: the caption's title line would say the game twice.
+        events = board.content.partition("\n")[2]
+        lines.append(events if outcome is not None else board.content)
         kwargs: dict[str, Any] = {
             "content": text.clip_content("\n\n".join(lines)),
             "allowed_mentions": discord.AllowedMentions.none(),

@@ -79,3 +79,5 @@ async def test_a_solo_game_gets_a_board_per_turn_and_a_result(world: Harness) ->
     # Alone there is no ranking: no medal and no "0 points" above the result line.
     assert "🥇" not in message.content and " points" not in message.content.split(final.outcome.summary)[0]
     assert f"**{world.alice.name}**: tomatoes " in message.content
+    assert message.content.count("Diced Tomatoes") == 1, "the final message names the game once"
+    assert "-# • " in message.content, "the last events stay under the scores"
