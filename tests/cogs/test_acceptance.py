@@ -76,6 +76,7 @@ async def test_a_solo_game_gets_a_board_per_turn_and_a_result(world: Harness) ->
     turns = final.state.players[0].turns
     boards = [m for m in world.thread().history() if m.author.id == world.bot.user.id]
     assert len(boards) >= turns, "each solo turn opens a new board message"
+    assert not any(pinged(world, board) for board in boards), "a solo player is never pinged while playing"
     # Alone there is no ranking: no medal and no "0 points" above the result line.
     assert "🥇" not in message.content and " points" not in message.content.split(final.outcome.summary)[0]
     assert f"**{world.alice.name}**: tomatoes " in message.content
