@@ -49,7 +49,8 @@ def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
         raise GameNotRunning("This game is over." if table.status is TableStatus.FINISHED else None)
     if table.seat_of(user_id) is None:
         raise NotSeated("You are not playing at this table, but you are welcome to watch.")
-    if version != table.version:
+    # The service's rule: a board stays good for a seat whose decision has not changed since.
+    if not table.shows_current_prompt(seat, version):
         raise StaleVersion()
     if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != user_id or seat not in table.to_move:
         raise NotYourTurn()

@@ -188,6 +188,18 @@ class Table:
                 return prompt
         return None
 
+    def shows_current_prompt(self, seat: int, version: int) -> bool:
+        """Whether a board drawn at `version` still offers `seat` its current decision.
+
+        True for the current version, and for an older board while the seat's prompt is the
+        same as then (another player's simultaneous answer moved the version on, not theirs).
+        """
+        if version == self.version:
+            return True
+        if version > self.version or not 0 <= seat < len(self.seats):
+            return False
+        return self.prompt_for(seat) is not None and version >= self.seats[seat].prompt_version
+
     @property
     def to_move(self) -> tuple[int, ...]:
         """The seats that must decide now."""

@@ -371,9 +371,7 @@ class TableService:
                 raise NotSeated()
             info = table.seats[seat]
             prompt = table.prompt_for(seat)
-            if version > table.version or (
-                version < table.version and (prompt is None or version < info.prompt_version)
-            ):
+            if not table.shows_current_prompt(seat, version):
                 raise StaleVersion()
             if prompt is None:
                 raise NotYourTurn()

@@ -109,6 +109,25 @@ async def test_simultaneous_prompts_keep_other_seats_buttons_valid(service: Tabl
         await service.act(table.id, BOB, 1, pick)
 
 
+async def test_the_discord_layer_accepts_a_simultaneous_answer_on_the_board_the_player_sees(
+    service: TableService,
+) -> None:
+    """Bob answered first; the host's board, drawn before, still offers the host's unchanged decision."""
+    from cogs.play import check_turn
+
+    table = await started(service, "vote")
+    await service.act(table.id, BOB, 0, Action.of("pick", n=2))
+    now = await service.get(table.id)
+    assert now.version == 1 and now.shows_current_prompt(0, 0) and not now.shows_current_prompt(1, 0)
+    check_turn(now, HOST, 0, 0)  # the cog's check follows the service's rule: no "out of date"
+    with pytest.raises(StaleVersion):
+        check_turn(now, BOB, 0, 1)  # Bob's own decision changed: his old board is out of date
+    with pytest.raises(StaleVersion):
+        check_turn(now, HOST, 2, 0)  # a version from the future is never accepted
+    done = await service.act(table.id, HOST, 0, Action.of("pick", n=3))
+    assert done.table.state.scores == [3, 2]
+
+
 async def test_bots_answer_simultaneous_prompts_by_themselves(
     service: TableService, recorder: Recorder
 ) -> None:
