@@ -237,8 +237,22 @@ class Games(commands.Cog):
             table = await self.service.leave(table.id, interaction.user.id)
             await self.presenter.flush(table.id)
             await interaction.followup.send(
-                f"You left table #{table.id}; a bot plays your seat.", ephemeral=True
+                f"You left table #{table.id}; a bot plays your seat. `/game rejoin` takes it back.",
+                ephemeral=True,
             )
+
+    @game.command(name="rejoin", description="Take your seat back from the bot playing it")
+    async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
+        """Take one's seat back at once: the bot makes no further move for it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game rejoin"):
+            table = await self.table_here(interaction)
+            table = await self.service.reclaim(table.id, interaction.user.id)
+            await self.presenter.flush(table.id)
+            link = table.board_link()
+            board = f" The board: {link}" if link else ""
+            answer = f"Your seat at table #{table.id} is yours again.{board}"
+            await interaction.followup.send(answer, ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""

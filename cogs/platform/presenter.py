@@ -403,11 +403,15 @@ class Presenter:
             mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         elif notice.kind is NoticeKind.TIMED_OUT:
             content = f"⌛ Time ran out for **{name}**: the default move was played."
-        elif notice.kind is NoticeKind.REPLACED:
+        elif notice.kind is NoticeKind.REPLACED and notice.user_id is not None:
+            # Once, so the player knows their seat goes on without them and how to come back.
             content = (
-                f"🤖 A bot now plays for **{text.discord_escape(seat.name)}**; pressing a button on that"
-                " seat's turn takes it back."
+                f"🤖 A bot now plays for **{text.discord_escape(seat.name)}** (<@{notice.user_id}>) in table"
+                f" #{table.id}; `/game rejoin` or a button on your turn takes the seat back."
             )
+            mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+        elif notice.kind is NoticeKind.REPLACED:
+            content = f"🤖 A bot now plays for **{text.discord_escape(seat.name)}**."
         else:
             content = f"👋 **{text.discord_escape(seat.name)}** is back and plays their seat again."
         await thread.send(content, allowed_mentions=mentions)

@@ -89,9 +89,21 @@ async def test_leaving_hands_the_seat_to_a_bot_who_plays_on(world: Harness) -> N
     seat = now.seat_of(leaver.id)
     assert seat is not None and now.seats[seat].replaced and now.seats[seat].is_bot
     assert now.version > table.version, "the bot played the seat's turn"
-    assert any("A bot now plays for" in m.content for m in world.thread().history())
+    told = [m for m in world.thread().history() if "A bot now plays for" in m.content]
+    assert len(told) == 1 and pinged(world, told[0]) == {leaver.id}, "the leaver is pinged once"
     stranger = await world.watcher.slash(world.thread(), "game leave")
     assert slash_answer(stranger) == "You are not seated at this table."
+
+    back = await leaver.slash(world.thread(), "game rejoin")
+    assert "is yours again" in slash_answer(back)
+    await world.idle()
+    again = await table_of(world)
+    assert not again.seats[seat].is_bot and not again.seats[seat].replaced
+    if seat in again.to_move:
+        await world.idle()
+        assert (await table_of(world)).version == again.version, "no bot moves for a rejoined seat"
+    twice = await leaver.slash(world.thread(), "game rejoin")
+    assert slash_answer(twice) == "No bot is playing your seat."
 
 
 async def test_a_turn_clock_running_out_plays_the_default_and_says_so(world: Harness) -> None:
