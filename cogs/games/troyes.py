@@ -157,14 +157,19 @@ def event_name(view: TroyesState, index: int) -> str:
     return f"{name} ({place}{ORDINAL_SUFFIX.get(place, 'th')})"
 
 
+def banners_free(view: TroyesState, index: int) -> str:
+    """ "1 of 2 banners free" for the event at `index` of the queue."""
+    slot = view.queue[index]
+    banners = events()[slot.id].banners
+    return f"{banners - len(slot.cubes)} of {banners} banners free"
+
+
 def event_label(view: TroyesState, index: int) -> str:
     """ "Drought: yellow, divide by 5, 1 of 2 banners free"."""
     if not 0 <= index < len(view.queue):
         return f"Event {index + 1}"
-    slot = view.queue[index]
-    card = events()[slot.id]
-    free = card.banners - len(slot.cubes)
-    numbers = f"divide by {card.divisor}, {free} of {card.banners} banners free"
+    card = events()[view.queue[index].id]
+    numbers = f"divide by {card.divisor}, {banners_free(view, index)}"
     return f"{event_name(view, index)}: {card.combat.value}, {numbers}"
 
 
@@ -172,9 +177,7 @@ def cube_label(view: TroyesState, index: int) -> str:
     """ "War (1 of 3 banners free)"."""
     if not 0 <= index < len(view.queue):
         return f"event {index + 1}"
-    slot = view.queue[index]
-    card = events()[slot.id]
-    return f"{event_name(view, index)} ({card.banners - len(slot.cubes)} of {card.banners} banners free)"
+    return f"{event_name(view, index)} ({banners_free(view, index)})"
 
 
 def target_name(view: TroyesState, target: str) -> str:
