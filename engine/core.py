@@ -94,6 +94,9 @@ class Prompt:
     """What a timeout or an absent player chooses, when the rules give a natural default."""
     context: tuple[tuple[str, ArgValue], ...] = ()
     """Facts the interface needs to phrase the question (for example the die being placed)."""
+    optional: bool = False
+    """An extra chance the turn does not hinge on (Buttons' gold die for the non-rollers): its
+    seat is not pinged for it, and the table may take its `default` after a short window."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,9 @@ class ButtonsRules(Rules[ButtonsState]):
             options = tuple(place(cell) for cell in cells)
             return Prompt(seat, "place", options, default=options[0], context=context)
         context = (("white", roll.white), ("gold", roll.gold), ("roller", state.active))
-        return Prompt(seat, "gold", (place(cells[0]), DECLINE), default=DECLINE, context=context)
+        return Prompt(
+            seat, "gold", (place(cells[0]), DECLINE), default=DECLINE, context=context, optional=True
+        )
 
     # -- play --------------------------------------------------------------
 
