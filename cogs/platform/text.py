@@ -167,8 +167,6 @@ def clip_content(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
-
-
 def discord_escape_log(line: str) -> str:
     """Keep an engine log line from pinging anyone (an @ not already broken by discord_escape)."""
     return re.sub("@(?!\u200b)", "@\u200b", line)
