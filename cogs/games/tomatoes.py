@@ -1,4 +1,5 @@
-"""Diced Tomatoes on Discord: dice first, then where they go; karma actions grouped by kind."""
+"""Diced Tomatoes on Discord: a button per die and target while they fit (else dice first, then
+where they go); karma actions grouped by kind."""
 
 from __future__ import annotations
 
@@ -55,7 +56,8 @@ RULES_TEXT = "\n".join(
         "**Score**: harvests + bonuses + 1 per 2 karma + 1 per 3 red dice on your unfinished vines.",
         "**Solo**: harvest all 6 tomatoes before the dice run out; slots matching their number count.",
         "",
-        "`/play tomatoes` opens a table. On your turn press a die, then where it goes;"
+        "`/play tomatoes` opens a table. On your turn press where a die goes (with many"
+        " choices: the die first, then where);"
         " ↩️ Undo takes back your moves until the next roll.",
     )
 )
@@ -183,11 +185,15 @@ class TomatoesUI(GameUI):
             return f"{who}: take {context.get('take', 0)} dice{extra} and roll. {bushel}{spend}"
         if prompt.kind == "place":
             if context.get("must_place"):
-                return f"{who}: place your dice: pick a die, then where it goes (karma {karma})."
+                return f"{who}: place your dice: choose where each one goes (karma {karma})."
             return f"{who}: no die fits; end your turn or spend karma (karma {karma})."
         if prompt.kind == "clear":
             return f"{who}: a vine of yours is worth 0 or less: clear it or keep it."
         return f"{who}: your move."
+
+    def direct(self, group: Choice) -> bool:
+        """A die's targets are one click each ("Red 5 → Your token 2") while they all fit."""
+        return group.group.startswith("die:")
 
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """ "Where does Red 5 go?" for a die; the karma action's name otherwise."""
