@@ -128,6 +128,9 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
                         break
                     prompt = humans[0]
                     action = table.rules.bot_action(table.state, prompt, "greedy")
+                    shortcut = [a for a in prompt.options if a.kind == "place_rest"]
+                    if shortcut and action.kind == "place":
+                        action = shortcut[0]  # the rest is forced: a person takes the one click
                     user = user_of(world, table.seats[prompt.seat].user_id)
                     before = len(pressed)
                     clock[0] += think

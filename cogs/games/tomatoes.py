@@ -4,7 +4,7 @@ where they go); karma actions grouped by kind."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -87,6 +87,20 @@ def _vine(view: Any, owner: int, token: int) -> str:
     return f"{dice} = {found.value}"
 
 
+def _rest(view: Any, prompt: Prompt, names: Sequence[str]) -> list[str]:
+    """ "Red 5 → Bob's token 2" for each die of a forced rest (context "rest": die, owner, token
+    triples in playing order, die indices as they are at each step)."""
+    flat = cast(tuple[int, ...], dict(prompt.context).get("rest", ()))
+    rolled = list(view.rolled)
+    parts = []
+    for at in range(0, len(flat), 3):
+        die, owner, token = flat[at : at + 3]
+        placed = rolled.pop(die)
+        where = f"{_whose(prompt, owner, names)} token {token + 1}"
+        parts.append(f"{placed.colour.value.capitalize()} {placed.value} → {where}")
+    return parts
+
+
 class TomatoesUI(GameUI):
     """How Diced Tomatoes' prompts appear as buttons."""
 
@@ -127,6 +141,9 @@ class TomatoesUI(GameUI):
             return Choice(
                 f"die:{die}", group_label, label, DIE_EMOJI.get(colour), tone, f"{group_label} → {label}"
             )
+        if kind == "place_rest":
+            label = "Place the rest: " + ", ".join(_rest(view, prompt, names))
+            return Choice("rest", label, label, "⏩", Tone.MAIN)
         if kind == "end_turn":
             count = len(view.rolled)
             label = f"End turn (pass {count} {'die' if count == 1 else 'dice'})" if count else "End turn"

@@ -12,6 +12,7 @@ from cogs.platform.ids import ActRef
 from cogs.platform.layout import groups_of, main_entries
 from engine.buttons.state import Phase
 from engine.games import get_rules
+from engine.tomatoes.forced import PLACE_REST
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import add_bot, pinged, play_greedily, table_of
@@ -105,3 +106,24 @@ def test_a_tomatoes_die_goes_where_it_goes_in_one_click() -> None:
                         spread += 1
             state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
     assert single > 20 and spread > 100, (single, spread)
+
+
+def test_a_forced_rest_is_one_button_that_names_each_die() -> None:
+    rules = get_rules("tomatoes")
+    ui = get_ui("tomatoes")
+    names = ["Ann", "Bob", "Cid"]
+    shown = 0
+    for seed in range(40):
+        state = rules.setup(3, {}, seed)
+        while rules.outcome(state) is None and shown < 3:
+            prompt = rules.prompts(state)[0]
+            if PLACE_REST in prompt.options:
+                entries = main_entries(1, state.version, ui, rules.view(state, None), [prompt], names)
+                index = prompt.options.index(PLACE_REST)
+                button = next(e for e in entries if isinstance(e.ref, ActRef) and e.ref.index == index)
+                assert button.label.startswith("Place the rest: ")
+                placed = sum(1 for a in prompt.options if a.kind == "place")
+                assert button.label.count("→") == placed, "every die of the rest is named"
+                shown += 1
+            state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
+    assert shown >= 3
