@@ -397,7 +397,10 @@ class Presenter:
                 self._log[table_id] = lines
             else:
                 self._log.setdefault(table_id, []).extend(lines)
-            png = await asyncio.to_thread(render_board, table)
+            if new_message or shown != table.version:
+                png = await asyncio.to_thread(render_board, table)
+            else:
+                png = None  # late log lines only: the image on Discord already shows this version
             board = compose(table, self._log[table_id], self._ping_seats(table, fresh), png)
             if ended:
                 await self._finish(table, thread, board, interaction)
