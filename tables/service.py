@@ -869,7 +869,6 @@ class TableService:
                         update = await self._commit(
                             table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
                         )
-                        update = await self._play_forced(update)
                     except NoSuchTable:
                         return
                     except (StoreUnavailable, StaleVersion) as exc:
