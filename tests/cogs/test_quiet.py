@@ -18,9 +18,12 @@ from tests.cogs.conftest import Harness
 from tests.cogs.helpers import add_bot, pinged, play_greedily, table_of
 from tests.cogs.test_buttons import answer, open_buttons
 from tests.cogs.test_lobby import lobby_now, slash_answer
+from tests.cogs.test_turns import start_two_humans
 
 
 async def test_the_gold_die_pings_nobody_and_every_answer_edits_the_turns_board(world: Harness) -> None:
+    # Everyone counts as away, so only the optional rule keeps the gold die from pinging.
+    world.bot.get_cog("Games").presenter.present_for = 0.0  # type: ignore[union-attr]
     table = await open_buttons(world, bot=False)
     rolls_with_gold = answered_on_same_board = 0
     while table.status is TableStatus.PLAYING and answered_on_same_board < 2:
@@ -42,6 +45,29 @@ async def test_the_gold_die_pings_nobody_and_every_answer_edits_the_turns_board(
             assert table.board_message_id == board, "a gold-die answer edits the same board"
             answered_on_same_board += 1
     assert rolls_with_gold >= 2 and answered_on_same_board >= 1
+
+
+async def test_a_player_who_just_moved_is_not_pinged_but_one_back_from_away_is(world: Harness) -> None:
+    now = [1_000_000.0]
+    world.bot.tables.clock = lambda: now[0]
+    table = await start_two_humans(world)
+    first = table.seats[table.to_move[0]].user_id
+    assert first in pinged(world, world.board()), "the first turn pings its player"
+    turn_boards: dict[int, list[set[int]]] = {}
+    while len(turn_boards.get(first, [])) < 3:
+        table = await table_of(world)
+        mover = table.seats[table.to_move[0]].user_id
+        board = world.board().id
+        away = mover != first and len(turn_boards.get(first, [])) >= 2
+        now[0] += 3600.0 if away else 30.0  # from the third turn on, the other one takes an hour
+        assert await play_greedily(world, moves=1) == 1
+        new = [m for m in world.thread().history() if m.id > board]
+        after = await table_of(world)
+        if new and after.seats[after.to_move[0]].user_id == first and mover != first:
+            turn_boards.setdefault(first, []).append(pinged(world, new[-1]))
+    back, later, returned = turn_boards[first]
+    assert first not in back and first not in later, "a player who moved a minute ago is watching: no ping"
+    assert first in returned, "after an hour away the turn pings them"
 
 
 async def test_a_bots_tomatoes_turn_is_at_most_two_uploads(
