@@ -157,6 +157,7 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
 
     turn_kinds = {number: kind(owner) for number, owner in turns.values()}
     per_turn_uploads: Counter[int] = Counter(turns[v][0] for v, _ in uploads if v in turns)
+    per_turn_clicks: Counter[int] = Counter(turns[v][0] for v, _ in clicks if v in turns)
     human_turns = [t for t, k in turn_kinds.items() if k == "human"]
     bot_turns = [t for t, k in turn_kinds.items() if k == "bot"]
     return {
@@ -169,6 +170,7 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
         "bot_turn_uploads": [per_turn_uploads[t] for t in bot_turns],
         "human_clicks": len(clicks),
         "human_turns": len(human_turns),
+        "human_turn_clicks": [per_turn_clicks[t] for t in human_turns],
     }
 
 
@@ -216,6 +218,11 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, str]:
     rows["uploads per bot turn (mean / max)"] = f"{mean(bot):.2f} / {max(bot, default=0)}"
     turns = sum(r["human_turns"] for r in runs)
     rows["clicks per human turn"] = f"{sum(r['human_clicks'] for r in runs) / max(1, turns):.2f}"
+    # Clicks on the turn their board shows (a gold-die answer counts in the roller's turn).
+    per_turn = sorted(c for r in runs for c in r.get("human_turn_clicks", []))
+    if per_turn:
+        middle, high = per_turn[len(per_turn) // 2], per_turn[min(len(per_turn) - 1, len(per_turn) * 9 // 10)]
+        rows["clicks in a human turn (median / p90)"] = f"{middle} / {high}"
     return rows
 
 
