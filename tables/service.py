@@ -359,7 +359,6 @@ class TableService:
                 None,
                 source="",
             )
-            update = await self._play_forced(update)
             self._after(update)
             return update
 
