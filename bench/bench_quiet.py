@@ -15,6 +15,7 @@ gold die included) with the greedy bot's choice by clicking the board. Seeds are
 - Image bytes are those of the images left in the thread at the end.
 - The humans take `--think` seconds of the service clock per click (the bots none), which is
   what a ping rule based on recent moves sees.
+- A bot pauses as live (1.5 s, played as "until every queued board reached Discord").
 
 With --ref, the same games are played on that commit too (checked out in a temporary git
 worktree and run there in a fresh process), and both columns are printed side by side.
@@ -39,8 +40,9 @@ sys.path.insert(0, str(ROOT))
 
 GAMES = ("tomatoes", "buttons", "troyes")
 SEED_BASE = {"tomatoes": 7100, "buttons": 7200, "troyes": 7300}
-BOT_DELAY = 0.0
-"""Seconds between bot moves: none (simcord waits on timers); a board is drawn while the bot thinks."""
+BOT_DELAY = 1.5
+"""The bot's pause (the service's default). simcord cannot wait on timers, so the pause is played
+as "until every queued update has reached Discord", which is what 1.5 s gives live."""
 
 
 def awaited(table: Any, state: Any) -> tuple[int, ...]:
@@ -95,7 +97,22 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
 
         return wrapper
 
+    from tables.service import TableService
+
+    real_sleep = TableService._sleep
+
+    async def paced(self: Any, seconds: float) -> bool:
+        if seconds != BOT_DELAY:
+            return bool(await real_sleep(self, seconds))
+        for _ in range(100):
+            busy = [t for t in self._deliverers.values() if not t.done() and t is not asyncio.current_task()]
+            if not busy:
+                break
+            await asyncio.gather(*busy, return_exceptions=True)
+        return bool(await real_sleep(self, 0.0))
+
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as tmp:
+        patch.setattr(TableService, "_sleep", paced)
         for name, posts in (("_post", True), ("_edit", False), ("_finish", True)):
             patch.setattr(Presenter, name, counting(name, posts))
         async with conftest.running(Path(tmp), patch) as world:
