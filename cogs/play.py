@@ -15,13 +15,25 @@ from discord.ext import commands
 
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import ids, views
+from cogs.platform import gamelog, ids, views
 from cogs.platform import presenter as boards
-from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, PickRef, Ref, UndoRef
+from cogs.platform.ids import (
+    ActRef,
+    GroupRef,
+    LobbyRef,
+    LogRef,
+    MainRef,
+    MineRef,
+    PickRef,
+    Ref,
+    UndoRef,
+    VoteRef,
+)
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
+from cogs.platform.votes import vote_click
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -254,6 +266,17 @@ class Games(commands.Cog):
             answer = f"Your seat at table #{table.id} is yours again.{board}"
             await interaction.followup.send(answer, ephemeral=True)
 
+    @game.command(name="log", description="This game's log in words, shown only to you")
+    async def game_log(self, interaction: discord.Interaction[Any]) -> None:
+        """The table's log, paged, hiding what the asker's seat may not see (cogs/platform/gamelog.py)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game log"):
+            table = await self.table_here(interaction)
+            page = await gamelog.log_page(self.service, table, interaction.user.id)
+            if page["view"] is None:
+                del page["view"]
+            await interaction.followup.send(**page, ephemeral=True)
+
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""
         channel = interaction.channel
@@ -300,6 +323,10 @@ class Games(commands.Cog):
                 await self.undo(interaction, ref)
             elif isinstance(ref, MineRef):
                 await self.show_mine(interaction, ref)
+            elif isinstance(ref, LogRef):
+                await gamelog.log_click(interaction, ref)
+            elif isinstance(ref, VoteRef):
+                await vote_click(interaction, ref)
 
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
         """Play the chosen option."""
