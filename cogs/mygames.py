@@ -18,16 +18,22 @@ MAX_LISTED = 15
 """Tables listed at most (the rest are counted), to stay within one message."""
 
 
+def movers(table: Table) -> list[int]:
+    """The seats the game waits on: those whose decision the turn hinges on (not Prompt.optional)."""
+    needed = sorted({p.seat for p in table.prompts if not p.optional})
+    return needed or list(table.to_move)
+
+
 def waiting_since(table: Table) -> float:
     """Since when the table has waited on its movers (the longest-waiting human), else its last change."""
-    since = [table.seats[s].idle_since for s in table.to_move]
+    since = [table.seats[s].idle_since for s in movers(table)]
     return min((s for s in since if s is not None), default=table.updated_at)
 
 
 def your_move(table: Table, user_id: int) -> bool:
-    """Whether `user_id` must decide now at this table (a seat a bot stands in for does not count)."""
+    """Whether the game waits on `user_id` (a seat a bot stands in for does not count)."""
     seat = table.seat_of(user_id)
-    return seat is not None and seat in table.to_move and not table.is_bot(seat)
+    return seat is not None and seat in movers(table) and not table.is_bot(seat)
 
 
 def order(tables: Sequence[Table], user_id: int) -> list[Table]:
@@ -45,8 +51,8 @@ def game_line(table: Table, user_id: int) -> str:
     if your_move(table, user_id):
         who = "**your move**"
     else:
-        movers = [text.seat_name(table.seats[s]) for s in table.to_move]
-        who = f"to move: {', '.join(movers)}" if movers else "waiting"
+        names = [text.seat_name(table.seats[s]) for s in movers(table)]
+        who = f"to move: {', '.join(names)}" if names else "waiting"
     waited = f"since <t:{int(waiting_since(table))}:R>"
     link = table.board_link()
     where = f" · [board]({link})" if link else ""
