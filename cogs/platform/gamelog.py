@@ -51,7 +51,8 @@ def page_message(table: Table, lines: list[str], page: int) -> dict[str, Any]:
     head = f"📜 {ui.emoji} **{ui.title}** · table #{table.id} · log"
     if not lines:
         return {"content": f"{head}\nNothing has happened yet.", "view": None}
-    first = page * PAGE_LINES
+    # The newest page is always a full one (it may overlap the page before it).
+    first = min(page * PAGE_LINES, max(0, len(lines) - PAGE_LINES))
     shown = lines[first : first + PAGE_LINES]
     body = "\n".join(f"• {line}" for line in shown)
     where = f"-# lines {first + 1}-{first + len(shown)} of {len(lines)} · page {page + 1} of {pages}"

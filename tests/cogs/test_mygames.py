@@ -124,4 +124,3 @@ async def test_host_removes_a_player_from_the_lobby(world: Harness) -> None:
     assert (await world.bot.tables.get(lobby_table.id)).seat_of(world.bob.id) is not None, (
         "the seat is free again"
     )
-
