@@ -199,7 +199,13 @@ class Presenter:
     async def flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Bring the table's board on Discord up to date with the stored game; on failure retry later."""
         try:
-            await self._flush(table_id, interaction)
+            try:
+                await self._flush(table_id, interaction)
+            except discord.HTTPException as exc:
+                # Archived without our knowing (no update reached us): reopen it, then once more.
+                if not await threads.reopen_refused(self, table_id, exc):
+                    raise
+                await self._flush(table_id, interaction)
         except Exception:
             self.keep(table_id, delay=self.retry_base)
             raise

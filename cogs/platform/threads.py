@@ -14,12 +14,31 @@ log = logging.getLogger("meeple.cogs.threads")
 
 TOO_MANY_THREADS = 160006
 """Discord's error code: the server has reached its limit of active threads."""
+THREAD_ARCHIVED = 50083
+"""Discord's error code: the thread is archived (no message may be sent or edited in it)."""
 
 
 async def reopen(thread: Any) -> None:
     """Unarchive a game thread before posting or editing in it (Discord refuses edits in an archived one)."""
     if getattr(thread, "archived", False):
         await thread.edit(archived=False)
+
+
+async def reopen_refused(presenter: Any, table_id: int, exc: discord.HTTPException) -> bool:
+    """After Discord refused a post or an edit because the game's thread is archived (which the
+    cached thread did not say), unarchive it; True when it is open again and worth a retry."""
+    if exc.code != THREAD_ARCHIVED:
+        return False
+    table = await presenter.service.get(table_id)
+    if table.thread_id is None:
+        return False
+    try:
+        thread = await presenter.client.fetch_channel(table.thread_id)
+        await thread.edit(archived=False)
+    except discord.HTTPException as again:
+        log.warning("table %s: could not reopen its archived thread: %s", table_id, again)
+        return False
+    return True
 
 
 async def archive(thread: Any) -> None:
