@@ -52,8 +52,9 @@ def away_lines(
                 line = text.discord_escape_log(line)
                 if line not in skip:
                     lines.append(line)
+    stood_in = {row.seat for row in rows[last + 1 :] if row.source == "bot"}
     for index, info in enumerate(table.seats):
-        if index != seat and info.replaced:
+        if index != seat and info.replaced and index in stood_in:
             lines.append(f"{text.discord_escape(info.name)} left; a bot plays their seat.")
     if len(lines) > AWAY_LINES:
         hidden = len(lines) - (AWAY_LINES - 1)

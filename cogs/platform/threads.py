@@ -50,7 +50,17 @@ async def archive(thread: Any) -> None:
 async def end_for_lost_thread(presenter: Any, table: Table) -> bool:
     """A game's thread was deleted: end the game as abandoned (no result) and say so in the
     channel it was opened from. Once: False when the game was not in play any more."""
-    if table.status is not TableStatus.PLAYING:
+    if table.status is not TableStatus.PLAYING or table.thread_id is None:
+        return False
+    try:
+        await presenter.client.fetch_channel(table.thread_id)
+    except discord.NotFound:
+        pass  # deleted: end the game
+    except discord.HTTPException as exc:
+        # Hidden from the bot (permissions) or Discord failing: not a reason to end a game.
+        log.warning("table %s: cannot reach thread %s: %s", table.id, table.thread_id, exc)
+        return False
+    else:
         return False
     try:
         await presenter.service.abandon(table.id, table.host_id)

@@ -56,6 +56,8 @@ async def test_a_move_in_an_archived_thread_still_posts(
     world: Harness, archived_threads_refuse_messages: None
 ) -> None:
     table = await start_two_humans(world)
+    metadata = world.env.backend.get_channel(table.thread_id).thread_metadata
+    assert metadata.auto_archive_duration == 10080, "the longest auto-archive Discord allows"
     archive_as_moderator(world, table.thread_id)
     await world.env.settle()
     seat = table.to_move[0]
