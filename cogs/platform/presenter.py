@@ -412,7 +412,7 @@ class Presenter:
         view = None
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
             content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
-            vote, view = votes.reminder_vote(table, notice.seat)
+            vote, view = await votes.reminder_vote(self.service, table, notice.seat)
             content += vote
             mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         elif notice.kind is NoticeKind.TIMED_OUT:

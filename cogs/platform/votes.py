@@ -30,12 +30,13 @@ def vote_line(table: Table, tally: Tally) -> str:
     )
 
 
-def reminder_vote(table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
-    """The vote line and button a reminder carries (nothing when no other human can vote)."""
+async def reminder_vote(service: TableService, table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
+    """The vote line (with the votes so far) and button a reminder carries; nothing when no
+    other human can vote."""
     info = table.seats[seat]
     if info.is_bot or info.idle_since is None or seat not in table.to_move or not electorate(table, seat):
         return "", None
-    tally = Tally(seat, 0, len(electorate(table, seat)))
+    tally = await SeatVotes(service).tally(table, seat)
     button = ButtonSpec(VoteRef(table.id, seat).custom_id(), "Vote: a bot plays now", Tone.RISKY, "🗳️")
     return "\n" + vote_line(table, tally), build_view([(button,)])
 

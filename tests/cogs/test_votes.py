@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from tables.models import Timing
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, fresh, play_option, table_of, user_of
 from tests.cogs.test_away import start_three_humans
@@ -41,7 +42,9 @@ def others(world: Harness, table: Any) -> tuple[Any, list[Any]]:
 
 
 async def test_a_tie_does_not_carry_a_majority_does_and_votes_survive_a_restart(world: Harness) -> None:
-    await start_three_humans(world)
+    table = await start_three_humans(world)
+    # No default move after a day here: the seat stays due long enough for a second reminder.
+    await world.bot.tables.set_timing(table.id, world.alice.id, Timing(timeout_after=None))
     table, reminder = await remind(world)
     seat = table.to_move[0]
     mover, (first, second) = others(world, table)
@@ -56,6 +59,10 @@ async def test_a_tie_does_not_carry_a_majority_does_and_votes_survive_a_restart(
     reminder = fresh(world, reminder)
     assert "1 of 2" in reminder.content and VOTE in buttons(reminder), "a tie does not carry"
     assert not (await table_of(world)).seats[seat].is_bot
+    # The next day's reminder shows the votes so far.
+    assert await world.bot.tables.run_due(time.time() + LATER + 25 * 3600) >= 1
+    await world.idle()
+    assert "it is your turn" in world.board().content and "1 of 2" in world.board().content
 
     await world.restart()
     fake_clock(world, time.time() + LATER)
