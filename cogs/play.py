@@ -17,18 +17,7 @@ from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import gamelog, ids, views
 from cogs.platform import presenter as boards
-from cogs.platform.ids import (
-    ActRef,
-    GroupRef,
-    LobbyRef,
-    LogRef,
-    MainRef,
-    MineRef,
-    PickRef,
-    Ref,
-    UndoRef,
-    VoteRef,
-)
+from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, PickRef, Ref, UndoRef
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter
@@ -323,9 +312,9 @@ class Games(commands.Cog):
                 await self.undo(interaction, ref)
             elif isinstance(ref, MineRef):
                 await self.show_mine(interaction, ref)
-            elif isinstance(ref, LogRef):
+            elif isinstance(ref, ids.LogRef):
                 await gamelog.log_click(interaction, ref)
-            elif isinstance(ref, VoteRef):
+            elif isinstance(ref, ids.VoteRef):
                 await vote_click(interaction, ref)
 
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:

@@ -199,16 +199,21 @@ class Presenter:
     async def flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Bring the table's board on Discord up to date with the stored game; on failure retry later."""
         try:
-            try:
-                await self._flush(table_id, interaction)
-            except discord.HTTPException as exc:
-                # Archived without our knowing (no update reached us): reopen it, then once more.
-                if not await threads.reopen_refused(self, table_id, exc):
-                    raise
-                await self._flush(table_id, interaction)
+            await self._flush_reopening(table_id, interaction)
         except Exception:
             self.keep(table_id, delay=self.retry_base)
             raise
+
+    async def _flush_reopening(
+        self, table_id: int, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """`_flush`; when Discord says the thread is archived (unknown to us), reopen it and retry once."""
+        try:
+            await self._flush(table_id, interaction)
+        except discord.HTTPException as exc:
+            if not await threads.reopen_refused(self, table_id, exc):
+                raise
+            await self._flush(table_id, interaction)
 
     # -- the board keeper ------------------------------------------------------
 
@@ -227,7 +232,7 @@ class Presenter:
         try:
             while await self.service.idle_wait(self.service.pause(delay), "board keeper: waiting to retry"):
                 try:
-                    await self._flush(table_id)
+                    await self._flush_reopening(table_id)
                     return
                 except NoSuchTable:
                     return
