@@ -83,8 +83,12 @@ class SeatVotes:
         yes = len({int(row[0]) for row in rows} & set(voters))
         return Tally(seat, yes, len(voters))
 
-    async def vote(self, table_id: int, seat: int, voter_id: int) -> Tally:
-        """Count `voter_id`'s vote to hand `seat` to a bot; carry it out when a majority is reached."""
+    async def vote(self, table_id: int, seat: int, voter_id: int, offered: int | None = None) -> Tally:
+        """Count `voter_id`'s vote to hand `seat` to a bot; carry it out when a majority is reached.
+
+        `offered`, the whole seconds of the seat's idle_since the vote was offered for (the
+        reminder's button): a vote offered before the player's last move is over.
+        """
         service = self.service
         table = await service.get(table_id)
         if table.status is not TableStatus.PLAYING:
@@ -102,10 +106,12 @@ class SeatVotes:
         if info.is_bot:
             raise NotAllowed("A bot already plays that seat.")
         now = service.clock()
-        if not votable(table, seat, now):
-            raise NotAllowed("That player has played since: the vote is over.")
         since = info.idle_since
-        assert since is not None
+        offered_for_now = since is not None and (offered is None or int(since) == offered)
+        if since is None or seat not in table.to_move or not offered_for_now:
+            raise NotAllowed("That player has played since: the vote is over.")
+        if not votable(table, seat, now):
+            raise NotAllowed("Too early: a vote opens once the player has been due for the reminder time.")
         async with service.store.transaction() as db:
             # Votes of an earlier due period no longer count: the player moved since.
             await _write(

@@ -141,14 +141,16 @@ LATEST_PAGE = 10**15
 
 @dataclass(frozen=True, slots=True)
 class VoteRef:
-    """Vote to hand `seat` of a table to a bot now (the reminder's button); see cogs/votes.py."""
+    """Vote to hand `seat` of a table to a bot now (the reminder's button; cogs/platform/votes.py)."""
 
     table: int
     seat: int
+    since: int
+    """The whole seconds of the seat's idle_since when the reminder was sent: a move since ends the vote."""
 
     def custom_id(self) -> str:
         """The custom_id of this button."""
-        return f"{PREFIX}vote:{self.table}:{self.seat}"
+        return f"{PREFIX}vote:{self.table}:{self.seat}:{self.since}"
 
 
 Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef | MineRef | LogRef | VoteRef
@@ -161,7 +163,7 @@ _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "pick": (PickRef, 3),
     "mine": (MineRef, 1),
     "log": (LogRef, 2),
-    "vote": (VoteRef, 2),
+    "vote": (VoteRef, 3),
 }
 
 

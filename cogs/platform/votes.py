@@ -13,7 +13,7 @@ from cogs.platform.layout import ButtonSpec
 from cogs.platform.views import build_view
 from tables.models import Table
 from tables.service import TableService
-from tables.votes import SeatVotes, Tally, electorate, votable
+from tables.votes import SeatVotes, Tally, electorate
 
 TALLY_MARK = "-# 🗳️"
 """Starts the line of a reminder that tells the vote count (replaced as votes arrive)."""
@@ -37,7 +37,8 @@ async def reminder_vote(service: TableService, table: Table, seat: int) -> tuple
     if info.is_bot or info.idle_since is None or seat not in table.to_move or not electorate(table, seat):
         return "", None
     tally = await SeatVotes(service).tally(table, seat)
-    button = ButtonSpec(VoteRef(table.id, seat).custom_id(), "Vote: a bot plays now", Tone.RISKY, "🗳️")
+    ref = VoteRef(table.id, seat, int(info.idle_since))
+    button = ButtonSpec(ref.custom_id(), "Vote: a bot plays now", Tone.RISKY, "🗳️")
     return "\n" + vote_line(table, tally), build_view([(button,)])
 
 
@@ -52,15 +53,16 @@ async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> Non
     table = await service.get(ref.table)
     message = interaction.message
     content = message.content if message is not None else ""
-    if 0 <= ref.seat < len(table.seats) and not votable(table, ref.seat, service.clock()):
+    if 0 <= ref.seat < len(table.seats) and table.seat_of(interaction.user.id) is not None:
         info = table.seats[ref.seat]
-        if table.seat_of(interaction.user.id) is not None and not info.is_bot:
-            # The player moved (or the game ended): the vote is over; the button goes.
+        moved = info.idle_since is None or int(info.idle_since) != ref.since or ref.seat not in table.to_move
+        if moved and not info.is_bot:
+            # The player moved (or the game ended) since this reminder: its vote is over, the button goes.
             name = text.discord_escape(info.name)
             await interaction.edit_original_response(
                 content=_with_line(content, f"{TALLY_MARK} Vote over: **{name}** played."), view=None
             )
-    tally = await SeatVotes(service).vote(ref.table, ref.seat, interaction.user.id)
+    tally = await SeatVotes(service).vote(ref.table, ref.seat, interaction.user.id, ref.since)
     table = await service.get(ref.table)
     kwargs: dict[str, Any] = {"content": _with_line(content, vote_line(table, tally))}
     if tally.carried:

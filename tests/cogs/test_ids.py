@@ -17,7 +17,7 @@ refs = st.one_of(
     st.builds(ids.PickRef, nat, nat, st.integers(0, 3)),
     st.builds(ids.MineRef, nat),
     st.builds(ids.LogRef, nat, nat),
-    st.builds(ids.VoteRef, nat, st.integers(0, 5)),
+    st.builds(ids.VoteRef, nat, st.integers(0, 5), nat),
 )
 
 
@@ -60,7 +60,8 @@ def test_malformed_examples() -> None:
         "mp:grp:1:2:3:4:" + "9" * 99,
         "mp:log:1",
         "mp:log:1:2:3",
-        "mp:vote:1:x",
+        "mp:vote:1:2",
+        "mp:vote:1:x:3",
     ):
         assert ids.parse(bad) is None, bad
     for bad in ("", "a", "a1", "a1.", "x1.2", "a1.2.3", "g-1.2"):
