@@ -6,6 +6,7 @@ may see (the board message is public), with the full log one click away (`/game 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -16,6 +17,8 @@ from cogs.platform.ids import LATEST_PAGE, LogRef
 from cogs.platform.layout import ButtonSpec
 from tables.models import Table
 from tables.service import TableService
+
+log = logging.getLogger("meeple.cogs.away")
 
 AWAY_LINES = 4
 """At most this many lines of summary per pinged player."""
@@ -58,7 +61,7 @@ def away_lines(
             lines.append(f"{text.discord_escape(info.name)} left; a bot plays their seat.")
     if len(lines) > AWAY_LINES:
         hidden = len(lines) - (AWAY_LINES - 1)
-        lines = [f"… {hidden} earlier event(s): see the full log", *lines[-(AWAY_LINES - 1) :]]
+        lines = [f"… {hidden} earlier event(s): see the full log (`/game log`)", *lines[-(AWAY_LINES - 1) :]]
     return lines
 
 
@@ -67,7 +70,12 @@ async def with_summary(service: TableService, table: Table, board: Any, shown: S
     and a Full log button; unchanged when nobody is pinged or nothing is left to tell."""
     if not board.ping_ids or table.state is None:
         return board
-    rows = await service.store.actions(table.id)
+    try:
+        rows = await service.store.actions(table.id)
+    except Exception:
+        # The summary is a courtesy: the board and its ping go out without it.
+        log.exception("table %s: no away summary", table.id)
+        return board
     parts = []
     for user_id in board.ping_ids:
         seat = table.seat_of(user_id)

@@ -12,7 +12,7 @@ from simcord.results import ResponseMessage
 from engine.core import Event
 from engine.tomatoes.rules import TomatoRules
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, pinged, play_greedily, table_of
+from tests.cogs.helpers import buttons, pinged, play_greedily, play_option, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, open_table, slash_answer
 
 
@@ -126,3 +126,24 @@ async def test_game_log_is_paged_and_private_per_seat(world: Harness, secrets_in
 async def test_game_log_outside_a_game(world: Harness) -> None:
     result = await world.alice.slash(world.channel, "game log")
     assert slash_answer(result) == "No game is being played here."
+
+
+async def test_the_summary_says_who_left(world: Harness) -> None:
+    table = await start_three_humans(world)
+    order = [(table.to_move[0] + k) % 3 for k in range(3)]
+    leaver = user_of(world, table.seats[order[1]].user_id)
+    last = table.seats[order[2]]
+    result = await leaver.slash(world.thread(), "game leave")
+    assert "a bot plays your seat" in slash_answer(result)
+    for _ in range(40):
+        await world.idle()
+        now = await table_of(world)
+        board = next(m for m in world.thread().history() if m.id == now.board_message_id)
+        if last.user_id in pinged(world, board):
+            break
+        prompt = next(p for p in now.prompts if not now.is_bot(p.seat))
+        action = now.rules.bot_action(now.state, prompt, "greedy")
+        mover = user_of(world, now.seats[prompt.seat].user_id)
+        await play_option(world, mover, board, prompt.seat, prompt.options.index(action))
+    content = board.content
+    assert f"{leaver.name} left; a bot plays their seat." in content
