@@ -295,6 +295,19 @@ class TableService:
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             return await self._save(table, replace(table, seats=seats))
 
+    async def remove_player(self, table_id: int, by_user: int, user_id: int) -> Table:
+        """Free the lobby seat of another human (host only)."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            seat = table.seat_of(user_id)
+            if seat is None or table.seats[seat].is_bot:
+                raise NotAllowed("That player is not seated at this table.")
+            if user_id == by_user:
+                raise NotAllowed("You cannot remove yourself: press **Leave** or **Cancel**.")
+            seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
+            return await self._save(table, replace(table, seats=seats))
+
     async def set_options(self, table_id: int, by_user: int, options: Mapping[str, Scalar]) -> Table:
         """Change a lobby's game options (host only); unnamed options keep their defaults."""
         async with self._lock(table_id):
@@ -442,6 +455,16 @@ class TableService:
             saved = await self._save(table, new)
             self._publish(Notice(NoticeKind.RECLAIMED, saved, seat, user_id))
             return saved
+
+    async def hand_to_bot(self, table_id: int, seat: int, idle_since: float) -> Table:
+        """Hand a due seat to a bot now (a vote carried: tables/votes.py), unless its player
+        moved since `idle_since`; the player takes it back by playing a move, as after a timeout."""
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            info = table.seats[seat] if 0 <= seat < len(table.seats) else None
+            if info is None or info.is_bot or info.idle_since != idle_since or seat not in table.to_move:
+                raise NotAllowed("That player has played since: the vote is over.")
+            return await self._replace_seat(table, seat)
 
     async def abandon(self, table_id: int, by_user: int, is_manager: bool = False) -> Update:
         """End a game in progress without a result (host or server manager)."""

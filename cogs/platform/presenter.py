@@ -13,7 +13,7 @@ import discord
 
 from cogs.games import get_ui
 from cogs.games.base import GameUI
-from cogs.platform import text
+from cogs.platform import away, text, threads, votes
 from cogs.platform.layout import Row, main_rows
 from cogs.platform.views import build_view
 from engine.core import Prompt
@@ -243,10 +243,21 @@ class Presenter:
     async def flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Bring the table's board on Discord up to date with the stored game; on failure retry later."""
         try:
-            await self._flush(table_id, interaction)
+            await self._flush_reopening(table_id, interaction)
         except Exception:
             self.keep(table_id, delay=self.retry_base)
             raise
+
+    async def _flush_reopening(
+        self, table_id: int, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """`_flush`; when Discord says the thread is archived (unknown to us), reopen it and retry once."""
+        try:
+            await self._flush(table_id, interaction)
+        except discord.HTTPException as exc:
+            if not await threads.reopen_refused(self, table_id, exc):
+                raise
+            await self._flush(table_id, interaction)
 
     # -- the board keeper ------------------------------------------------------
 
@@ -265,7 +276,7 @@ class Presenter:
         try:
             while await self.service.idle_wait(self.service.pause(delay), "board keeper: waiting to retry"):
                 try:
-                    await self._flush(table_id)
+                    await self._flush_reopening(table_id)
                     return
                 except NoSuchTable:
                     return
@@ -379,6 +390,7 @@ class Presenter:
                     await self._say_thread_gone(table)
                 return
             self._gone.discard(table_id)
+            await threads.reopen(thread)
             if table.board_posting is not None:
                 table = await self._mend_interrupted_post(table, thread)
             if current and (ended or not lines):
@@ -402,6 +414,7 @@ class Presenter:
             else:
                 png = None  # late log lines only: the image on Discord already shows this version
             board = compose(table, self._log[table_id], self._ping_seats(table, fresh), png)
+            board = await away.with_summary(self.service, table, board, self._log[table_id])
             if ended:
                 await self._finish(table, thread, board, interaction)
             elif new_message:
@@ -418,6 +431,7 @@ class Presenter:
             thread = await self.channel(table.thread_id)
             if thread is None:
                 raise TableError("I cannot find this game's thread any more.")
+            await threads.reopen(thread)
             if table.board_posting is not None:
                 table = await self._mend_interrupted_post(table, thread)
             png = await asyncio.to_thread(render_board, table)
@@ -439,14 +453,19 @@ class Presenter:
             return
         thread = await self.channel(table.thread_id)
         if thread is None:
+            await self._say_thread_gone(table)
             return
+        await threads.reopen(thread)
         seat = table.seats[notice.seat]
         name = text.seat_name(seat)
         link = table.board_link()
         where = f" {link}" if link is not None else ""
         mentions = discord.AllowedMentions.none()
+        view = None
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
             content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
+            vote, view = await votes.reminder_vote(self.service, table, notice.seat)
+            content += vote
             mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         elif notice.kind is NoticeKind.TIMED_OUT:
             content = f"⌛ Time ran out for **{name}**: the default move was played."
@@ -461,7 +480,10 @@ class Presenter:
             content = f"🤖 A bot now plays for **{text.discord_escape(seat.name)}**."
         else:
             content = f"👋 **{text.discord_escape(seat.name)}** is back and plays their seat again."
-        await thread.send(content, allowed_mentions=mentions)
+        if view is not None:
+            await thread.send(content, allowed_mentions=mentions, view=view)
+        else:
+            await thread.send(content, allowed_mentions=mentions)
 
     async def channel(self, channel_id: int) -> Any:
         """A channel or thread by id, from the cache or the API; None when it is gone."""
@@ -567,18 +589,8 @@ class Presenter:
         await self._refresh_lobby(table)
 
     async def _say_thread_gone(self, table: Table) -> None:
-        """Tell the channel the game was opened from that its thread is gone (once per process)."""
-        channel = await self.channel(table.channel_id)
-        if channel is None:
-            return
-        try:
-            await channel.send(
-                f"⚠️ The thread of table #{table.id} was deleted, so I cannot show its board any more;"
-                " the host can end the game with `/game abandon` here.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException as exc:
-            log.info("table %s: could not say that its thread is gone: %s", table.id, exc)
+        """The game's thread is gone: end the game as abandoned and say so in the channel, once."""
+        await threads.end_for_lost_thread(self, table)
 
     async def _mend_interrupted_post(self, table: Table, thread: Any) -> Table:
         """A board was being posted when the process stopped or Discord failed: strip what got out.
