@@ -128,12 +128,17 @@ async def write_results(db: aiosqlite.Connection, table: Table) -> tuple[ResultR
         )
         for index, seat in enumerate(table.seats)
     )
+    await insert_rows(db, rows)
+    return rows
+
+
+async def insert_rows(db: aiosqlite.Connection, rows: Sequence[ResultRow]) -> None:
+    """Store result rows as they are (a (table, seat) that has one already is refused: IntegrityError)."""
     async with db.executemany(
         f"INSERT INTO results ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(16))})",
         [_to_db(row) for row in rows],
     ):
         pass
-    return rows
 
 
 async def backfill(db: aiosqlite.Connection, tables: Sequence[Table]) -> int:
