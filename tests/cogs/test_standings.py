@@ -10,10 +10,11 @@ from PIL import Image
 from cogs import standings
 from cogs.platform.ids import LeaderboardRef
 from tables import ratings
+from tables.models import TableStatus
 from tables.results import ResultRow, insert_rows
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons
-from tests.cogs.test_lobby import slash_answer
+from tests.cogs.helpers import add_bot, buttons, play_greedily, table_of
+from tests.cogs.test_lobby import lobby_now, open_table, slash_answer
 
 BOT = None
 
@@ -145,3 +146,23 @@ async def test_an_empty_leaderboard_says_how_to_get_on_it(world: Harness) -> Non
     result = await world.alice.slash(world.channel, "leaderboard", game="troyes")
     board = answer(result)
     assert "Nobody is rated" in (board.embeds[0].description or "")
+
+
+async def test_a_game_against_a_bot_played_to_the_end_rates_the_human(world: Harness) -> None:
+    lobby = await open_table(world, golden=False)
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    final = await table_of(world)
+    assert final.status is TableStatus.FINISHED and final.outcome is not None
+    embed = answer(await world.alice.slash(world.thread(), "stats")).embeds[0]
+    assert embed.title == "🍅 alice · Diced Tomatoes"
+    assert field(embed, "Games") == "1 (1 with bots)"
+    assert "after 1 rated games (1 with bots)" in field(embed, "Rating")
+    won = final.outcome.ranks[0] == 1
+    assert field(embed, "Wins") == ("1 of 1 (100%)" if won else "0 of 1 (0%)")
+    await world.watcher.slash(world.channel, "leaderboard", game="tomatoes")
+    board = world.channel.last_message
+    assert board is not None
+    lines = (board.embeds[0].description or "").splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"**1.** <@{world.alice.id}>"), "the bot is not listed"
