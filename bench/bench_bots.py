@@ -7,7 +7,9 @@ Run by hand (not a test), for example:
 
 2-player pairs: hard v normal, normal v easy, easy v random, each over seeds 0..games-1 with
 the seats swapped on odd seeds. Diced Tomatoes and Troyes also play 3- and 4-player tables of one hard
-bot (its seat turning with the seed) against normal bots. Every bot move is timed, by level.
+bot (its seat turning with the seed) against normal bots. Every bot move is timed, by level, in
+wall time and in CPU time (the CPU figures are what a move costs on an idle machine; the wall
+figures grow with the load of whatever else runs).
 `--budget` bounds the wall time: games not started by then are left out and the counts say so.
 """
 
@@ -56,6 +58,8 @@ class Result:
     share: float
     """1 for a sole win, 1/k for a k-way tie for first, 0 otherwise."""
     times: dict[str, list[float]]
+    cpu: dict[str, list[float]]
+    """The same moves' CPU time in this process (what the move costs on an idle machine)."""
 
 
 def play(job: Job) -> Result:
@@ -63,16 +67,18 @@ def play(job: Job) -> Result:
     rules = get_rules(job.game)
     state = rules.setup(len(job.policies), None, job.seed)
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     while (outcome := rules.outcome(state)) is None:
         prompt = rules.prompts(state)[0]
         policy = job.policies[prompt.seat]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         action = rules.bot_action(state, prompt, policy)
         times[policy].append(time.perf_counter() - start)
+        cpu[policy].append(time.thread_time() - start_cpu)
         state = rules.apply(state, prompt.seat, action).state
     winners = outcome.winners
     share = 1 / len(winners) if job.hero in winners else 0.0
-    return Result(job, share, dict(times))
+    return Result(job, share, dict(times), dict(cpu))
 
 
 def jobs(games: Sequence[str], count: int, only: str = "") -> Iterator[Job]:
@@ -116,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     shares: dict[str, list[float]] = defaultdict(list)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    cpu: dict[tuple[str, str], list[float]] = defaultdict(list)
     start = time.monotonic()
     cut = False
     with multiprocessing.Pool(args.jobs) as pool:
@@ -123,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             shares[result.job.label].append(result.share)
             for level, spent in result.times.items():
                 times[(result.job.game, level)].extend(spent)
+            for level, spent in result.cpu.items():
+                cpu[(result.job.game, level)].extend(spent)
             if time.monotonic() - start > args.budget:
                 cut = True
                 pool.terminate()
@@ -144,11 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             mark = f">= {goal:.0%} {'met' if rate >= goal else 'NOT met'}"
         print(f"{label:42} {len(got):5d} {rate:12.1%}   {mark}")
-    print(f"\n{'time per move':22} {'moves':>7} {'p50':>9} {'p95':>9} {'max':>9}")
+    print(
+        f"\n{'time per move':22} {'moves':>7} {'p50':>9} {'p95':>9} {'max':>9} {'CPU p50':>9} {'CPU p95':>9}"
+    )
     for (game, level), spent in sorted(times.items()):
+        used = cpu[(game, level)]
         print(
             f"{game + ' ' + level:22} {len(spent):7d} {nearest_rank(spent, 0.5) * 1e3:7.2f}ms"
             f" {nearest_rank(spent, 0.95) * 1e3:7.2f}ms {max(spent) * 1e3:7.1f}ms"
+            f" {nearest_rank(used, 0.5) * 1e3:7.2f}ms {nearest_rank(used, 0.95) * 1e3:7.2f}ms"
         )
     return 0
 

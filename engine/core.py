@@ -321,6 +321,16 @@ class Rules(ABC, Generic[S]):
     def _play(self, state: S, seat: int, action: Action) -> Iterable[Event]:
         """Carry out a validated action on a private copy, running automatic steps after it."""
 
+    def play_owned(self, state: S, seat: int, action: Action) -> None:
+        """Play an offered option straight onto a state the caller owns (a search playout's).
+
+        No validation, no copy, no undo bookkeeping: only for an option of the current prompt,
+        on a private copy nothing else reads.
+        """
+        for _ in self._play(state, seat, action):
+            pass
+        state.version += 1
+
     def can_undo(self, state: S, seat: int) -> bool:
         """BGA's policy: only your own consecutive actions since the last roll or reveal."""
         return state.undo_seat == seat and state.undo_depth > 0

@@ -4,10 +4,17 @@ For each candidate option the bot plays the same few sampled futures (common ran
 the seat's view with a freshly seeded generator, so the dice it cannot foresee are drawn anew,
 and whatever else the game hides sampled by `determinize`), lets a quicker policy play every
 seat for a short horizon, and keeps the option with the best mean evaluation.
+
+With `first` set, the samples are spent by successive halving: every candidate plays `first`
+futures, the better half goes on to twice as many (the same futures and new ones), and so on
+until one is left or `samples` is reached, so clearly worse options cost little. `budget`
+bounds the thinking time: once it is spent no new round starts (a guard for a loaded machine;
+in normal play the sample counts end the search first, and the choice is deterministic).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Generic
 
@@ -28,8 +35,10 @@ class MonteCarloBot(Generic[S]):
         seen: Callable[[S, int], S],
         determinize: Callable[[S, int, Rng], S] | None = None,
         samples: int = 6,
-        handovers: int = 2,
+        handovers: int | Callable[[S], int] = 2,
         max_steps: int = 60,
+        first: int | None = None,
+        budget: float | None = None,
     ) -> None:
         self.rules = rules
         self.rollout = rollout
@@ -42,9 +51,15 @@ class MonteCarloBot(Generic[S]):
         self.determinize = determinize
         """A full state consistent with a seat's view (default: the view with a new generator)."""
         self.samples = samples
+        """Sampled futures an option plays at most (every option, without halving)."""
         self.handovers = handovers
-        """A playout stops once the seat to move has changed this many times."""
+        """A playout stops once the seat to move has changed this many times (or as many as the
+        callable gives for the view searched: further near the end of a game)."""
         self.max_steps = max_steps
+        self.first = first
+        """Futures per option in the first halving round (None: no halving)."""
+        self.budget = budget
+        """Seconds after which no new halving round starts (None: no bound)."""
 
     def choose(self, view: S, prompt: Prompt, rng: Rng) -> Action:
         """The shortlisted option with the best mean playout result for `prompt.seat`."""
@@ -52,22 +67,51 @@ class MonteCarloBot(Generic[S]):
         if len(candidates) == 1:
             return candidates[0]
         seeds = [rng.below(2**62) for _ in range(self.samples)]
-        best, best_total = candidates[0], float("-inf")
-        for action in candidates:
-            total = sum(self._playout(view, prompt.seat, action, seed) for seed in seeds)
-            if total > best_total:
-                best, best_total = action, total
-        return best
+        # Kept per call, not on self: one bot object serves every table, in several threads.
+        horizon = self.handovers if isinstance(self.handovers, int) else self.handovers(view)
+        if self.first is None:
+            totals = [self._total(view, prompt.seat, action, seeds, horizon) for action in candidates]
+            return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+        return self._halving(view, prompt.seat, candidates, seeds, horizon)
 
-    def _playout(self, view: S, seat: int, action: Action, seed: int) -> float:
+    def _halving(
+        self, view: S, seat: int, candidates: list[Action], seeds: list[int], horizon: int
+    ) -> Action:
+        """Successive halving over the candidates with common sampled futures."""
+        deadline = None if self.budget is None else time.perf_counter() + self.budget
+        alive = list(range(len(candidates)))
+        totals = [0.0] * len(candidates)
+        played = 0
+        target = min(self.first or 1, len(seeds))
+        while True:
+            batch = seeds[played:target]
+            for i in alive:
+                totals[i] += self._total(view, seat, candidates[i], batch, horizon)
+            played = target
+            # Ties keep the earlier (better guessed) option.
+            alive.sort(key=lambda i: (-totals[i], i))
+            if len(alive) == 1 or played >= len(seeds):
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            alive = alive[: (len(alive) + 1) // 2]
+            if len(alive) == 1:
+                break
+            target = min(2 * played, len(seeds))
+        return candidates[alive[0]]
+
+    def _total(self, view: S, seat: int, action: Action, seeds: Sequence[int], horizon: int) -> float:
+        """The summed result of `action` over the sampled futures `seeds`."""
+        return sum(self._playout(view, seat, action, seed, horizon) for seed in seeds)
+
+    def _playout(self, view: S, seat: int, action: Action, seed: int, horizon: int) -> float:
         """Play `action` in one sampled world, then the rollout policy for a short horizon."""
         rules = self.rules
-        if self.determinize is not None:
-            state = self.determinize(view, seat, Rng.from_seed(seed, 1))
-        else:
-            state = rules.clone(view)
+        world = view if self.determinize is None else self.determinize(view, seat, Rng.from_seed(seed, 1))
+        # One private copy per playout, played on in place: no copy and no check per step.
+        state = rules.clone(world)
         state.rng = Rng.from_seed(seed)
-        state = rules.apply(state, seat, action).state
+        rules.play_owned(state, seat, action)
         mover, handovers = seat, 0
         for step in range(self.max_steps):
             if rules.outcome(state) is not None:
@@ -75,8 +119,8 @@ class MonteCarloBot(Generic[S]):
             prompt = rules.prompts(state)[0]
             if prompt.seat != mover:
                 mover, handovers = prompt.seat, handovers + 1
-                if handovers >= self.handovers:
+                if handovers >= horizon:
                     break
             choice = self.rollout.choose(self.seen(state, prompt.seat), prompt, Rng.from_seed(seed, step))
-            state = rules.apply(state, prompt.seat, choice).state
+            rules.play_owned(state, prompt.seat, choice)
         return self.evaluate(state, seat)

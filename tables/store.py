@@ -18,6 +18,7 @@ from engine.codec import JSON
 from engine.core import Action, Event
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
+from tables import ratings, results
 from tables.database import check_folder_writable, damaged, is_lasting, open_error, prepare_folder
 from tables.errors import DatabaseProblem, StoreOpenError, StorePaused, StoreUnavailable, TableError
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
@@ -135,6 +136,60 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, kind)
     );
     CREATE INDEX IF NOT EXISTS table_chores_by_due ON table_chores (due_at);
+    """,
+    # 7: results and ratings (tables/results.py, tables/ratings.py): when each game started, one
+    # result row per seat of a finished game, each server's current ratings per game and their
+    # history. Finished games of older databases get their rows after migrating (ratings.backfill).
+    """
+    ALTER TABLE tables ADD COLUMN started_at REAL;
+    UPDATE tables SET started_at = COALESCE(
+        (SELECT MIN(created_at) FROM actions WHERE actions.table_id = tables.id), created_at)
+        WHERE status IN ('playing', 'finished', 'abandoned');
+    CREATE TABLE results (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER,
+        bot TEXT,
+        replaced INTEGER NOT NULL DEFAULT 0,
+        name TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        breakdown TEXT NOT NULL,
+        options TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        ended_at REAL NOT NULL,
+        moves INTEGER NOT NULL,
+        UNIQUE (table_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (guild_id, game, user_id);
+    CREATE INDEX results_by_guild ON results (guild_id, ended_at);
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        bot_games INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE TABLE rating_history (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        vs_bots INTEGER NOT NULL,
+        ended_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, user_id);
     """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
@@ -327,6 +382,29 @@ class Store:
                     await _run(db, statement)
                 await _run(db, f"PRAGMA user_version = {step + 1}")
             log.info("database %s migrated to schema %d", self.path, step + 1)
+        if current < SCHEMA_VERSION:
+            games = await self.backfill_results()
+            if games:
+                log.info("database %s: results and ratings recorded for %d earlier games", self.path, games)
+
+    async def backfill_results(self) -> int:
+        """Give finished games without result rows theirs, then recompute the ratings; return how many."""
+        async with self.transaction() as db:
+            async with db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'finished' "
+                "AND id NOT IN (SELECT table_id FROM results) ORDER BY updated_at, id"
+            ) as cur:
+                rows = await cur.fetchall()
+            tables = []
+            for row in rows:
+                try:
+                    tables.append(await self._build(db, row))
+                except TableError as exc:
+                    log.error("table %s has no results: %s", row[0], exc)
+            games = await results.backfill(db, tables)
+            if games:
+                await ratings.rebuild(db)
+            return games
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -463,6 +541,10 @@ class Store:
                         "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)",
                         (new.id, new.salt),
                     )
+                # A game this save finishes gets its results and ratings in the same transaction.
+                finished = await results.on_saved(db, old, new)
+                if finished:
+                    await ratings.rate_game(db, finished)
         except _Stale:
             return False
         return True

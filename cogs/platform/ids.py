@@ -197,6 +197,35 @@ Ref = (
     | VoteRef
 )
 
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRef:
+    """A page of a server's leaderboard of one game (routed to the stats cog, not a table)."""
+
+    game: str
+    page: int
+
+    KIND = "top"
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}{self.KIND}:{self.game}:{self.page}"
+
+
+def parse_leaderboard(custom_id: str) -> LeaderboardRef | None:
+    """The leaderboard page a custom_id stands for, or None when it is malformed."""
+    head = f"{PREFIX}{LeaderboardRef.KIND}:"
+    if not custom_id.startswith(head) or len(custom_id) > MAX_CUSTOM_ID:
+        return None
+    parts = custom_id[len(head) :].split(":")
+    if len(parts) != 2 or (page := _nat(parts[1])) is None:
+        return None
+    game = parts[0]
+    if not (game.isascii() and game.isidentifier() and game.islower() and len(game) <= 32):
+        return None
+    return LeaderboardRef(game, page)
+
+
 _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "act": (ActRef, 4),
     "grp": (GroupRef, 5),

@@ -24,6 +24,19 @@ Handler = Callable[[discord.Interaction[Any], "Ref | None", Sequence[str]], Awai
 
 _handler: dict[str, Handler] = {}
 
+Route = Callable[[discord.Interaction[Any], str, Sequence[str]], Awaitable[None]]
+"""What a click of another kind of component calls: the interaction, its custom_id, select values."""
+
+_routes: dict[str, Route] = {}
+
+
+def set_route(kind: str, route: Route | None) -> None:
+    """Send the clicks on `mp:<kind>:...` components (not about a table) to `route`."""
+    if route is None:
+        _routes.pop(kind, None)
+    else:
+        _routes[kind] = route
+
 
 def set_handler(handler: Handler | None) -> None:
     """Route every Meeple component click to `handler` (the cog sets it when it loads)."""
@@ -53,6 +66,10 @@ class MeepleComponent(
         custom_id = str(getattr(self.item, "custom_id", "") or "")
         raw = interaction.data.get("values", []) if interaction.data else []
         values = [str(v) for v in raw] if isinstance(raw, list) else []
+        route = _routes.get(custom_id[len(PREFIX) :].partition(":")[0])
+        if route is not None:
+            await route(interaction, custom_id, values)
+            return
         handler = _handler.get("handler")
         if handler is None:
             await interaction.response.send_message(

@@ -14,7 +14,16 @@ from types import MappingProxyType
 
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of
 from engine.buttons.faces import FACES, SIZE, Colour
-from engine.buttons.state import ALL_CELLS, LINE, TARGET, ButtonsState, Cell, PlayerBoard, Status
+from engine.buttons.state import (
+    ALL_CELLS,
+    LINE,
+    LINE_BONUS,
+    TARGET,
+    ButtonsState,
+    Cell,
+    PlayerBoard,
+    Status,
+)
 from engine.core import Action, MistakeBot, Prompt
 from engine.rng import Rng
 
@@ -85,11 +94,7 @@ class Race:
     @classmethod
     def of(cls, view: ButtonsState, seat: int) -> Race:
         """The race as `seat` sees it on `view`."""
-        sure = [
-            board.score + (_round_total(board) if board.status is Status.OPTED_OUT else 0)
-            for other, board in enumerate(view.boards)
-            if other != seat
-        ]
+        sure = [_sure_score(board) for other, board in enumerate(view.boards) if other != seat]
         best = max(sure, default=0)
         return cls(view.boards[seat].score, best, best >= TARGET)
 
@@ -101,6 +106,22 @@ class Race:
         if after < self.to_beat:
             return -win  # the game ends this round behind a score already sure: a certain loss
         return win if after > self.to_beat else 0.0
+
+
+def _sure_score(board: PlayerBoard) -> int:
+    """The score a player is sure of at the end of this round: more than their stars once out.
+
+    One who opted out keeps the stars their buttons earn, and with one on the cell that
+    finishes a line of five they will make that line (worth LINE_BONUS).
+    """
+    if board.status is not Status.OPTED_OUT:
+        return board.score
+    score = board.score + _round_total(board)
+    if not board.has_line():
+        potential = line_potentials(frozenset(board.stars))
+        if any(potential[cell] == LINE - 1 for cell in board.buttons):
+            score += LINE_BONUS
+    return score
 
 
 def _round_total(board: PlayerBoard) -> int:

@@ -7,6 +7,7 @@ from typing import cast
 
 from engine.core import Action, MistakeBot, Prompt
 from engine.rng import Rng
+from engine.tomatoes import scoring
 from engine.tomatoes.karma import KARMA_ACTIONS, completion_karma
 from engine.tomatoes.placement import accepted_values, flipped_seed_fits
 from engine.tomatoes.state import (
@@ -15,6 +16,7 @@ from engine.tomatoes.state import (
     VINE_HARVEST_SIZE,
     Colour,
     Die,
+    GameEnd,
     TomatoState,
 )
 from engine.tomatoes.vines import OVERRIPE_ABOVE
@@ -286,9 +288,9 @@ NormalBot = GreedyBot
 
 EASY_MISTAKES = 0.3
 """Share of an easy bot's decisions taken at random."""
-SHORTLIST = 3
+SHORTLIST = 4
 """At most this many placement or karma options are searched by the hard bot."""
-SHORTLIST_MARGIN = 2.5
+SHORTLIST_MARGIN = 3.0
 """Options judged this many points below the best one are not searched."""
 
 
@@ -309,8 +311,29 @@ def shortlist(view: TomatoState, prompt: Prompt) -> list[Action]:
     return [action for gain, _, action in scored[:SHORTLIST] if gain > best - SHORTLIST_MARGIN]
 
 
+WIN_WORTH = 10.0
+"""What winning a finished game is worth to the hard bot beyond its margin, in points."""
+ENDGAME_DICE = 12
+"""With this few dice left in the bushel, the hard bot plays its samples out to the end."""
+
+
+def horizon(view: TomatoState) -> int:
+    """Turn changes a hard bot's playout looks ahead: its own turn and the next one, or to the end."""
+    if not view.solo and (view.final_round or view.bushel_size <= ENDGAME_DICE):
+        return 2 * len(view.players) + 1
+    return 2
+
+
 def evaluate(state: TomatoState, seat: int) -> float:
-    """How far ahead `seat` stands, in expected points: banked points plus what vines and karma promise."""
+    """How far ahead `seat` stands, in expected points: banked points plus what vines and karma promise.
+
+    A finished game counts its real scores, and a win on top: only winning matters then.
+    """
+    if state.ended is not GameEnd.NONE and not state.solo:
+        scores = [sum(scoring.breakdown(state, owner).values()) for owner in range(len(state.players))]
+        points = scores.pop(seat)
+        best = max(scores)
+        return points - best + (WIN_WORTH if points > best else WIN_WORTH / 2 if points == best else 0.0)
     judge = _Judge(bot_view(state), seat)
     worth = [_standing(state, judge, owner) for owner in range(len(state.players))]
     mine = worth.pop(seat)

@@ -10,7 +10,7 @@ from engine.core import Action, Bot, Event, Outcome, Prompt, RandomBot, Rules, S
 from engine.rng import Rng
 from engine.search import MonteCarloBot
 from engine.tomatoes import scoring, text, turn
-from engine.tomatoes.bots import NormalBot, bot_view, easy_bot, evaluate, shortlist
+from engine.tomatoes.bots import NormalBot, bot_view, easy_bot, evaluate, horizon, shortlist
 from engine.tomatoes.events import Ev
 from engine.tomatoes.forced import PLACE_REST, forced_rest
 from engine.tomatoes.karma import KARMA_ACTIONS, apply_karma, karma_options
@@ -237,8 +237,12 @@ class TomatoRules(Rules[TomatoState]):
 RULES = TomatoRules()
 """The Diced Tomatoes rules object registered as "tomatoes"."""
 
-HARD_SAMPLES = 8
-"""Sampled futures per searched option (the same ones for every option)."""
+HARD_SAMPLES = 16
+"""Sampled futures the best searched option plays (the same ones for every option)."""
+HARD_FIRST = 4
+"""Sampled futures every searched option plays before the worse half is dropped (successive halving)."""
+HARD_BUDGET = 1.0
+"""Seconds after which the hard bot starts no new halving round (a guard for a loaded machine)."""
 
 BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType(
     {
@@ -252,7 +256,10 @@ BOTS: Mapping[str, Bot[TomatoState]] = MappingProxyType(
             evaluate=evaluate,
             seen=lambda state, seat: bot_view(state),
             samples=HARD_SAMPLES,
-            handovers=2,  # the rest of its own turn, then the next player's whole turn
+            first=HARD_FIRST,
+            budget=HARD_BUDGET,
+            # The rest of its own turn and the next player's whole turn; to the end near it.
+            handovers=horizon,
         ),
     }
 )

@@ -66,3 +66,33 @@ def test_malformed_examples() -> None:
         assert ids.parse(bad) is None, bad
     for bad in ("", "a", "a1", "a1.", "x1.2", "a1.2.3", "g-1.2"):
         assert ids.parse_value(1, 1, bad) is None, bad
+
+
+@given(st.from_regex(r"[a-z][a-z0-9_]{0,31}", fullmatch=True), nat)
+def test_leaderboard_pages_round_trip(game: str, page: int) -> None:
+    ref = ids.LeaderboardRef(game, page)
+    assert len(ref.custom_id()) <= ids.MAX_CUSTOM_ID
+    assert ids.parse_leaderboard(ref.custom_id()) == ref
+    assert ids.parse(ref.custom_id()) is None, "not a table's component"
+
+
+@given(st.text(max_size=120))
+def test_anything_else_is_no_leaderboard_page(text: str) -> None:
+    for candidate in (text, "mp:top:" + text):
+        parsed = ids.parse_leaderboard(candidate)
+        assert parsed is None or parsed.custom_id() == candidate
+
+
+def test_malformed_leaderboard_pages() -> None:
+    for bad in (
+        "mp:top:tomatoes",
+        "mp:top:tomatoes:01",
+        "mp:top:tomatoes:-1",
+        "mp:top:tomatoes:1:2",
+        "mp:top:Tomatoes:1",
+        "mp:top::1",
+        "mp:top:to-matoes:1",
+        "mp:top:tomatoes:١",
+        "mp:act:tomatoes:1",
+    ):
+        assert ids.parse_leaderboard(bad) is None, bad

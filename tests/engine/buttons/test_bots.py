@@ -6,9 +6,17 @@ import itertools
 
 from engine.buttons import RULES
 from engine.buttons.actions import DECLINE, ROLL, STOP, place, star
-from engine.buttons.bots import Evaluator, GreedyBot, NormalBot, Weights, line_potential, line_potentials
+from engine.buttons.bots import (
+    Evaluator,
+    GreedyBot,
+    NormalBot,
+    Race,
+    Weights,
+    line_potential,
+    line_potentials,
+)
 from engine.buttons.faces import Colour
-from engine.buttons.state import Cell, PlayerBoard, Status
+from engine.buttons.state import LINE_BONUS, Cell, PlayerBoard, Status
 from engine.core import Prompt
 from engine.play import run_game
 from engine.rng import Rng
@@ -147,6 +155,23 @@ def test_normal_never_opts_out_into_a_certain_loss() -> None:
     (prompt,) = RULES.prompts(state)
     assert prompt.options == (ROLL, STOP)
     assert NormalBot(race=False).choose(state, prompt, Rng(0)) == STOP, "the fault, without the race"
+    assert RULES.bot_action(state, prompt, "normal") == ROLL
+    assert RULES.bot_action(state, prompt, "hard") == ROLL
+
+
+def test_normal_sees_the_line_an_opponent_who_opted_out_will_make() -> None:
+    # The opponent opted out with a button on the cell that finishes their row of five: the game
+    # ends this round with their line (100 points). Opting out loses for sure; only rolling on
+    # (for a line of its own) can still win. The old bot counted their 5 stars and opted out.
+    state = new_state(2)
+    state.boards[1].stars = [(1, 1), (1, 2), (1, 3), (1, 4)]
+    state.boards[1].buttons = [(1, 5)]
+    state.boards[1].status = Status.OPTED_OUT
+    state.pool = 3
+    state.boards[0].stars = [(1, 4), (1, 6), (2, 6), (4, 1), (6, 4), (6, 6)]
+    state.boards[0].buttons = list(BUSY)
+    (prompt,) = RULES.prompts(state)
+    assert Race.of(state, 0).to_beat >= LINE_BONUS and Race.of(state, 0).ends
     assert RULES.bot_action(state, prompt, "normal") == ROLL
     assert RULES.bot_action(state, prompt, "hard") == ROLL
 

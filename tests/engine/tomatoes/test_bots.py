@@ -5,9 +5,9 @@ from __future__ import annotations
 from engine.core import Action, Prompt
 from engine.play import run_game
 from engine.tomatoes import RULES
-from engine.tomatoes.bots import GreedyBot, _Judge
+from engine.tomatoes.bots import WIN_WORTH, GreedyBot, _Judge, evaluate, horizon
 from engine.tomatoes.rules import KEEP
-from engine.tomatoes.state import Colour, Phase, TomatoState
+from engine.tomatoes.state import Colour, GameEnd, Phase, TomatoState
 from tests.engine.tomatoes.helpers import die, end_turn, place, position, prompt
 
 
@@ -117,3 +117,22 @@ def test_solo_normal_does_not_buy_karma_with_an_early_harvest() -> None:
     # 6 karma it brings count for nothing at the end; seeding a token keeps the 6 for later.
     state = position(1, rolled=("r6",), vines={(0, 0): ["r6", "r6", "r6"]}, karma={0: 3})
     assert _choice(state)["token"] != 0
+
+
+def test_hard_judges_a_finished_game_by_its_real_scores_and_the_win() -> None:
+    # Seat 1's three-dice vine of 6s promises much mid-game, but at the end it is only 1 point
+    # (three red dice): seat 0, 2 points ahead on the tracks, has won.
+    state = position(2, vines={(1, 0): ["r6", "r6", "r6"]}, slots={0: [3, 4], 1: [2, 3]}, karma={0: 0, 1: 0})
+    state.final_round = True
+    running = evaluate(state, 0)
+    state.ended = GameEnd.FINAL_ROUND
+    assert running < 0
+    assert evaluate(state, 0) == 7 - 6 + WIN_WORTH
+    assert evaluate(state, 1) == 6 - 7
+
+
+def test_hard_plays_its_samples_out_to_the_end_when_the_bushel_runs_low() -> None:
+    state = position(2)
+    assert horizon(state) == 2
+    state.bushel = {Colour.RED: 5, Colour.BLACK: 2, Colour.GOLD: 1}
+    assert horizon(state) > 2 * len(state.players)

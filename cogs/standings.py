@@ -1,0 +1,238 @@
+"""The standings cog: /stats (a player's record, rating and rating chart) and /leaderboard (paged)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.utils import escape_markdown
+
+from cogs.games import UIS
+from cogs.platform import views
+from cogs.platform.ids import LeaderboardRef, parse_leaderboard
+from renderers import rating_chart
+from tables import stats
+from tables.ratings import NEW, Rating
+from tables.service import TableService
+
+log = logging.getLogger("meeple.cogs.standings")
+
+PER_PAGE = 10
+"""Players per leaderboard page (one embed, well under its limits)."""
+OOPS = "Something went wrong on my side. Please try again."
+GAME_CHOICES = [app_commands.Choice(name=ui.title, value=game) for game, ui in sorted(UIS.items())]
+
+
+def rating_text(rating: Rating) -> str:
+    """A rating with its uncertainty and the conservative value the leaderboard sorts by."""
+    return f"**{rating.mu:.1f}** ± {rating.sigma:.1f} (conservative {rating.conservative:.1f})"
+
+
+def stats_embed(name: str, game: str, report: stats.Report, others: dict[str, int]) -> discord.Embed:
+    """The /stats answer for one player and game."""
+    ui = UIS[game]
+    embed = discord.Embed(title=f"{ui.emoji} {name} · {ui.title}")
+    record = report.stats
+    assert record is not None
+    games = f"{record.games}"
+    extras = []
+    if record.bot_games:
+        extras.append(f"{record.bot_games} with bots")
+    if record.solo_games:
+        extras.append(f"{record.solo_games} solo")
+    if extras:
+        games += f" ({', '.join(extras)})"
+    embed.add_field(name="Games", value=games)
+    rate = record.win_rate
+    versus = record.games - record.solo_games
+    wins = f"{record.wins} of {versus} ({rate:.0%})" if rate is not None else "no game against others yet"
+    embed.add_field(name="Wins", value=wins)
+    embed.add_field(name="Longest win streak", value=str(record.longest_streak))
+    embed.add_field(name="Score", value=f"average {record.average_score:.1f}, best {record.best_score}")
+    if report.rating is not None:
+        rated = f"{rating_text(report.rating)}\nafter {report.rating.games} rated games"
+        if report.rating.bot_games:
+            rated += f" ({report.rating.bot_games} with bots)"
+    else:
+        rated = "not rated yet (solo games do not count)"
+    embed.add_field(name="Rating", value=rated, inline=False)
+    if record.opponents:
+        lines = [
+            f"<@{o.user_id}>: {o.games} game{'s' if o.games != 1 else ''}, ahead in {o.ahead}"
+            for o in record.opponents
+        ]
+        embed.add_field(name="Favourite opponents", value="\n".join(lines), inline=False)
+    more = [f"{UIS[g].title} ({n})" for g, n in others.items() if g != game and g in UIS]
+    if more:
+        embed.set_footer(text="Also played here: " + ", ".join(more))
+    return embed
+
+
+def chart_points(report: stats.Report) -> list[tuple[float, float]]:
+    """The rating before the first rated game, then after each one."""
+    return [(NEW.mu, NEW.sigma), *((c.rating.mu, c.rating.sigma) for c in report.history)]
+
+
+def leaderboard_embed(
+    game: str, guild_name: str, rows: Sequence[tuple[int, Rating]], page: int, total: int
+) -> discord.Embed:
+    """One page of the leaderboard of a game."""
+    ui = UIS[game]
+    embed = discord.Embed(title=f"{ui.emoji} {ui.title} leaderboard · {escape_markdown(guild_name)}")
+    if not rows:
+        embed.description = "Nobody is rated in this game here yet: finish a game with two or more players."
+        return embed
+    lines = []
+    for place, (user_id, rating) in enumerate(rows, start=page * PER_PAGE + 1):
+        bots = f", {rating.bot_games} with bots" if rating.bot_games else ""
+        played = f"{rating.games} game{'s' if rating.games != 1 else ''}{bots}"
+        lines.append(
+            f"**{place}.** <@{user_id}> **{rating.conservative:.1f}** "
+            f"({rating.mu:.1f} ± {rating.sigma:.1f}; {played})"
+        )
+    embed.description = "\n".join(lines)
+    embed.set_footer(
+        text=f"Page {page + 1} of {pages(total)} · sorted by conservative rating (rating − 3 × uncertainty)"
+    )
+    return embed
+
+
+def pages(total: int) -> int:
+    """How many leaderboard pages `total` rated players fill (at least one)."""
+    return max(1, -(-total // PER_PAGE))
+
+
+def leaderboard_view(game: str, page: int, total: int) -> discord.ui.View:
+    """Previous and Next buttons, each disabled at its end."""
+    view = discord.ui.View(timeout=None)
+    for label, target, enabled in (
+        ("Previous", page - 1, page > 0),
+        ("Next", page + 1, page + 1 < pages(total)),
+    ):
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label,
+            custom_id=LeaderboardRef(game, max(0, target)).custom_id(),
+            style=discord.ButtonStyle.secondary,
+            disabled=not enabled,
+        )
+        view.add_item(views.MeepleComponent(button))
+    return view
+
+
+class Standings(commands.Cog):
+    """Results that last: a player's stats and a server's leaderboards."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service: TableService = bot.tables
+
+    async def cog_load(self) -> None:
+        """Route the leaderboard's page buttons here."""
+        views.set_route(LeaderboardRef.KIND, self.on_page)
+
+    async def cog_unload(self) -> None:
+        """Stop routing the page buttons here."""
+        views.set_route(LeaderboardRef.KIND, None)
+
+    @app_commands.command(
+        name="stats", description="A player's games, wins, scores and rating (only you see it)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(player="Whose stats (you if empty)", game="Which game (your most played if empty)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Show a player's record in a game on this server, privately, with their rating chart."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self._stats(interaction, player or interaction.user, game.value if game else None)
+        except Exception:
+            log.exception("/stats failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    async def _stats(
+        self, interaction: discord.Interaction[Any], who: discord.User | discord.Member, game: str | None
+    ) -> None:
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        name = escape_markdown(who.display_name)
+        store = self.service.store
+        played = await stats.games_played(store, guild_id, who.id)
+        if game is None:
+            game = next((g for g in played if g in UIS), None)
+            if game is None:
+                await interaction.followup.send(f"{name} has not finished a game here yet.", ephemeral=True)
+                return
+        report = await stats.report(store, guild_id, who.id, game)
+        if report.stats is None:
+            text = f"{name} has not finished a game of {UIS[game].title} here yet."
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        embed = stats_embed(name, game, report, played)
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+        if report.history:
+            title = f"{who.display_name} · {UIS[game].title} rating"
+            image = await asyncio.to_thread(rating_chart.render, chart_points(report), title)
+            kwargs["file"] = discord.File(io.BytesIO(image), filename="rating.png")
+            embed.set_image(url="attachment://rating.png")
+        await interaction.followup.send(**kwargs)
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]
+    ) -> None:
+        """Post the first page of the server's leaderboard of a game, with page buttons."""
+        await interaction.response.defer(thinking=True)
+        try:
+            embed, view = await self._page(interaction, game.value, 0)
+            await interaction.followup.send(embed=embed, view=view)
+        except Exception:
+            log.exception("/leaderboard failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    async def on_page(
+        self, interaction: discord.Interaction[Any], custom_id: str, values: Sequence[str]
+    ) -> None:
+        """A page button: show that page on the same message (anyone may page)."""
+        ref = parse_leaderboard(custom_id)
+        if ref is None or ref.game not in UIS or interaction.guild_id is None:
+            await interaction.response.send_message("That button is not one I know.", ephemeral=True)
+            return
+        await interaction.response.defer()
+        try:
+            embed, view = await self._page(interaction, ref.game, ref.page)
+            await interaction.edit_original_response(embed=embed, view=view)
+        except Exception:
+            log.exception("leaderboard page failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+
+    async def _page(
+        self, interaction: discord.Interaction[Any], game: str, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        rows, total = await stats.leaderboard(self.service.store, guild_id, game, page, PER_PAGE)
+        if not rows and page > 0:
+            # Fewer players than when the page button was drawn: show the last page there is.
+            page = pages(total) - 1
+            rows, total = await stats.leaderboard(self.service.store, guild_id, game, page, PER_PAGE)
+        guild_name = interaction.guild.name if interaction.guild is not None else "this server"
+        return leaderboard_embed(game, guild_name, rows, page, total), leaderboard_view(game, page, total)
+
+
+async def setup(bot: Any) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(Standings(bot))

@@ -1,0 +1,260 @@
+"""Finished games as result rows, one per seat: written with the final save, read for stats and history."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from engine.core import level_name
+from tables.models import Table, TableStatus
+
+log = logging.getLogger(__name__)
+
+_COLUMNS = (
+    "table_id, seat, game, guild_id, user_id, bot, replaced, name, rank, score, breakdown, options, "
+    "players, started_at, ended_at, moves"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """How one seat of a finished game ended."""
+
+    table_id: int
+    seat: int
+    game: str
+    guild_id: int
+    user_id: int | None
+    """The player's user id; None for a bot seated in the lobby."""
+    bot: str | None
+    """The level of the bot that played the seat at the end (a lobby bot, or one standing in)."""
+    replaced: bool
+    """A bot was playing this human's seat at the end (the player left or was away too long)."""
+    name: str
+    rank: int
+    """1 for the winners; ties share a rank."""
+    score: int
+    breakdown: dict[str, int]
+    options: dict[str, Any]
+    players: int
+    started_at: float
+    ended_at: float
+    moves: int
+    """Moves that stand in the record (undone moves and undo requests not counted)."""
+
+    @property
+    def is_human(self) -> bool:
+        """Whether a person holds this seat (even if a bot finished it for them)."""
+        return self.user_id is not None
+
+    @property
+    def forfeited(self) -> bool:
+        """Whether the person had left the game to a bot when it ended (counted as last)."""
+        return self.user_id is not None and self.replaced
+
+    @property
+    def won(self) -> bool:
+        """Whether this seat won a game of two or more players, by its own play."""
+        return self.rank == 1 and self.players >= 2 and not self.forfeited
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game of a server, with where it was played and every seat's result."""
+
+    table_id: int
+    game: str
+    channel_id: int
+    thread_id: int | None
+    ended_at: float
+    seats: tuple[ResultRow, ...]
+
+
+async def on_saved(db: aiosqlite.Connection, old: Table, new: Table) -> tuple[ResultRow, ...]:
+    """Record what a save means for results, inside its transaction; return the rows written.
+
+    A game that starts gets its start time; a game that this save finishes gets its result rows.
+    Any other save (an abandoned game included) writes nothing.
+    """
+    if old.status is TableStatus.LOBBY and new.status is TableStatus.PLAYING:
+        await _run(db, "UPDATE tables SET started_at = ? WHERE id = ?", (new.updated_at, new.id))
+        return ()
+    if new.status is not TableStatus.FINISHED or old.status is TableStatus.FINISHED:
+        return ()
+    return await write_results(db, new)
+
+
+async def write_results(db: aiosqlite.Connection, table: Table) -> tuple[ResultRow, ...]:
+    """Write one row per seat of a finished table, unless it has rows already; return those written."""
+    async with db.execute("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table.id,)) as cur:
+        if await cur.fetchone() is not None:
+            return ()
+    outcome = table.outcome
+    if table.status is not TableStatus.FINISHED or outcome is None:
+        return ()
+    async with db.execute("SELECT started_at, created_at FROM tables WHERE id = ?", (table.id,)) as cur:
+        found = await cur.fetchone()
+    started = float(found[0] if found and found[0] is not None else table.created_at)
+    async with db.execute(
+        "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0 "
+        "AND json_extract(action, '$.kind') <> 'undo'",
+        (table.id,),
+    ) as cur:
+        counted = await cur.fetchone()
+    moves = int(counted[0]) if counted else 0
+    rows = tuple(
+        ResultRow(
+            table_id=table.id,
+            seat=index,
+            game=table.game,
+            guild_id=table.guild_id,
+            user_id=seat.user_id,
+            bot=level_name(seat.bot) if seat.bot is not None else None,
+            replaced=seat.user_id is not None and seat.replaced,
+            name=seat.name,
+            rank=outcome.ranks[index],
+            score=outcome.scores[index],
+            breakdown=dict(outcome.breakdown[index]) if index < len(outcome.breakdown) else {},
+            options=dict(table.options),
+            players=len(table.seats),
+            started_at=started,
+            ended_at=table.updated_at,
+            moves=moves,
+        )
+        for index, seat in enumerate(table.seats)
+    )
+    await insert_rows(db, rows)
+    return rows
+
+
+async def insert_rows(db: aiosqlite.Connection, rows: Sequence[ResultRow]) -> None:
+    """Store result rows as they are (a (table, seat) that has one already is refused: IntegrityError)."""
+    async with db.executemany(
+        f"INSERT INTO results ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(16))})",
+        [_to_db(row) for row in rows],
+    ):
+        pass
+
+
+async def backfill(db: aiosqlite.Connection, tables: Sequence[Table]) -> int:
+    """Write the rows of finished tables that have none (ended before results were kept); return how many."""
+    done = 0
+    for table in sorted(tables, key=lambda t: (t.updated_at, t.id)):
+        if await write_results(db, table):
+            done += 1
+    return done
+
+
+# -- reads -------------------------------------------------------------------
+
+
+async def game_results(db: aiosqlite.Connection, table_id: int) -> tuple[ResultRow, ...]:
+    """The rows of one finished game, by seat (empty if it has none)."""
+    return await _select(db, "table_id = ? ORDER BY seat", (table_id,))
+
+
+async def player_games(
+    db: aiosqlite.Connection, guild_id: int, user_id: int, game: str | None = None
+) -> tuple[ResultRow, ...]:
+    """Every row of the games a player sat at in a server (all their tables' seats), oldest game first."""
+    where = "guild_id = ? AND user_id = ?" + (" AND game = ?" if game is not None else "")
+    params: tuple[Any, ...] = (guild_id, user_id) + ((game,) if game is not None else ())
+    return await _select(
+        db,
+        f"table_id IN (SELECT table_id FROM results WHERE {where}) ORDER BY ended_at, table_id, seat",
+        params,
+    )
+
+
+async def games_played(db: aiosqlite.Connection, guild_id: int, user_id: int) -> dict[str, int]:
+    """How many finished games of each game a player has in a server, most played first."""
+    async with db.execute(
+        "SELECT game, COUNT(*) AS n FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game "
+        "ORDER BY n DESC, game",
+        (guild_id, user_id),
+    ) as cur:
+        return {str(row[0]): int(row[1]) for row in await cur.fetchall()}
+
+
+async def finished_games(
+    db: aiosqlite.Connection, guild_id: int, *, limit: int, offset: int = 0, game: str | None = None
+) -> list[FinishedGame]:
+    """A server's finished games, newest first, with their threads and results (for /game history)."""
+    where = "t.guild_id = ? AND t.status = 'finished'" + (" AND t.game = ?" if game is not None else "")
+    params: tuple[Any, ...] = (guild_id,) + ((game,) if game is not None else ())
+    async with db.execute(
+        f"SELECT t.id, t.game, t.channel_id, t.thread_id, MAX(r.ended_at) FROM tables t "
+        f"JOIN results r ON r.table_id = t.id WHERE {where} GROUP BY t.id "
+        f"ORDER BY MAX(r.ended_at) DESC, t.id DESC LIMIT ? OFFSET ?",
+        (*params, limit, offset),
+    ) as cur:
+        heads = await cur.fetchall()
+    games = []
+    for head in heads:
+        seats = await game_results(db, int(head[0]))
+        games.append(FinishedGame(int(head[0]), str(head[1]), int(head[2]), head[3], float(head[4]), seats))
+    return games
+
+
+async def all_results(db: aiosqlite.Connection) -> tuple[ResultRow, ...]:
+    """Every result row, in the order the games were recorded (the ratings' order)."""
+    return await _select(
+        db, "1 ORDER BY (SELECT MIN(id) FROM results first WHERE first.table_id = results.table_id), seat", ()
+    )
+
+
+async def _select(db: aiosqlite.Connection, where: str, params: Sequence[Any]) -> tuple[ResultRow, ...]:
+    async with db.execute(f"SELECT {_COLUMNS} FROM results WHERE {where}", params) as cur:
+        return tuple(_from_db(row) for row in await cur.fetchall())
+
+
+def _to_db(row: ResultRow) -> tuple[Any, ...]:
+    return (
+        row.table_id,
+        row.seat,
+        row.game,
+        row.guild_id,
+        row.user_id,
+        row.bot,
+        int(row.replaced),
+        row.name,
+        row.rank,
+        row.score,
+        json.dumps(row.breakdown, sort_keys=True),
+        json.dumps(row.options, sort_keys=True),
+        row.players,
+        row.started_at,
+        row.ended_at,
+        row.moves,
+    )
+
+
+def _from_db(row: Sequence[Any]) -> ResultRow:
+    return ResultRow(
+        table_id=int(row[0]),
+        seat=int(row[1]),
+        game=str(row[2]),
+        guild_id=int(row[3]),
+        user_id=row[4],
+        bot=row[5],
+        replaced=bool(row[6]),
+        name=str(row[7]),
+        rank=int(row[8]),
+        score=int(row[9]),
+        breakdown=json.loads(row[10]),
+        options=json.loads(row[11]),
+        players=int(row[12]),
+        started_at=float(row[13]),
+        ended_at=float(row[14]),
+        moves=int(row[15]),
+    )
+
+
+async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> None:
+    async with db.execute(sql, params):
+        pass
