@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
@@ -16,7 +15,6 @@ from discord.ext import commands
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import ids, views
-from cogs.platform import presenter as boards
 from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, PickRef, Ref, UndoRef
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
@@ -152,6 +150,7 @@ class Games(commands.Cog):
         views.set_handler(self.on_component)
         self.bot.tree.error(self.on_command_error)
         self.service.subscribe(self.presenter.listener)
+        self.presenter.start_drawing()
 
         if self.bot.is_ready():
             self.presenter.keep_boards()
@@ -358,7 +357,7 @@ class Games(commands.Cog):
         if table.status is not TableStatus.PLAYING:
             raise GameNotRunning()
         ui = get_ui(table.game)
-        png = await asyncio.to_thread(boards.render_board, table, seat)
+        png = await self.presenter.draw(table, seat)
         words = ui.private_text(table.view(seat), seat, shown_names(table))
         content = f"{ui.emoji} What you see at table #{table.id}" + (f"\n{words}" if words else "")
         kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}
