@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
+from engine import commitment as commit
 from engine.core import DEFAULT_LEVEL, UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
@@ -341,11 +342,12 @@ class TableService:
             _check_start(table, by_user)
             rules = table.rules
             seed = secrets.randbits(63)
+            salt = commit.new_salt()
             try:
                 state = rules.setup(len(table.seats), table.options, seed)
             except BadOptions as exc:
                 raise BadTableOptions(str(exc)) from exc
-            playing = replace(table, status=TableStatus.PLAYING, seed=seed)
+            playing = replace(table, status=TableStatus.PLAYING, seed=seed, salt=salt)
             if thread_id is not None:
                 playing = replace(playing, thread_id=thread_id)
             update = await self._commit(
@@ -530,6 +532,10 @@ class TableService:
     async def tables_of_user(self, user_id: int, statuses: tuple[TableStatus, ...] = OPEN) -> list[Table]:
         """The tables where a user holds a seat, with one of `statuses`, oldest first."""
         return await self.store.find(statuses=statuses, user_id=user_id)
+
+    async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of a server's finished games, the latest to end first, and how many there are."""
+        return await self.store.finished_in_guild(guild_id, offset=offset, limit=limit)
 
     async def log(self, table_id: int) -> list[LoggedEvent]:
         """Every event of the game so far, in order (filter with Event.visible for a seat)."""

@@ -105,10 +105,13 @@ class DrawingPool:
 
     async def draw(self, job: DrawJob) -> bytes:
         """The job's PNG, drawn in a worker; the event loop only waits on the result."""
+        return await self.run(job.draw)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in a worker (a module-level function, picklable arguments); drawing only."""
         if self._closed or self.size == 0:
-            return await asyncio.to_thread(job.draw)
-        png: bytes = await asyncio.get_running_loop().run_in_executor(None, _outside, self._draw, job)
-        return png
+            return await asyncio.to_thread(function, *args)
+        return await asyncio.get_running_loop().run_in_executor(None, _outside, self._run, function, *args)
 
     def _current(self) -> ProcessPoolExecutor | None:
         # The pool, made (and its workers started) if there is none yet; None once closed.
@@ -128,15 +131,14 @@ class DrawingPool:
         context.set_forkserver_preload(["__main__", *RENDERER_MODULES])
         return ProcessPoolExecutor(self.size, mp_context=context, initializer=warm_worker)
 
-    def _draw(self, job: DrawJob) -> bytes:
+    def _run(self, function: Callable[..., T], *args: Any) -> T:
         # Blocking, in a thread: a worker draws; a dead worker costs a new pool and another try.
         for attempt in range(self.retries + 1):
             pool = self._current()
             if pool is None:
                 break  # closed meanwhile
             try:
-                png: bytes = pool.submit(job.draw).result()
-                return png
+                return pool.submit(function, *args).result()
             except BrokenProcessPool:
                 tries = self.retries + 1
                 log.warning("a drawing worker died (try %d of %d): starting new workers", attempt + 1, tries)
@@ -146,8 +148,8 @@ class DrawingPool:
                     continue  # replaced or closed by another draw meanwhile
                 raise
         else:
-            log.error("drawing workers keep dying: drawing a board in a thread")
-        return job.draw()
+            log.error("drawing workers keep dying: drawing in a thread")
+        return function(*args)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         # Every draw in flight on the broken pool lands here; the first one replaces it.

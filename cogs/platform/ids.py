@@ -121,7 +121,37 @@ class MineRef:
         return f"{PREFIX}mine:{self.table}"
 
 
-Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef | MineRef
+@dataclass(frozen=True, slots=True)
+class ReplayRef:
+    """Show turn `turn` (from 1) of a finished table's replay, privately."""
+
+    table: int
+    turn: int
+    slot: int
+    """Which button of the message (First and Previous may lead to the same turn)."""
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}replay:{self.table}:{self.turn}:{self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRef:
+    """Page `page` (from 0) of the server's finished games."""
+
+    page: int
+
+    @property
+    def table(self) -> None:
+        """A history page is about no one table."""
+        return None
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}hist:{self.page}"
+
+
+Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef | MineRef | ReplayRef | HistoryRef
 
 _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "act": (ActRef, 4),
@@ -130,6 +160,8 @@ _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "undo": (UndoRef, 3),
     "pick": (PickRef, 3),
     "mine": (MineRef, 1),
+    "replay": (ReplayRef, 3),
+    "hist": (HistoryRef, 1),
 }
 
 

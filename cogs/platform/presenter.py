@@ -472,6 +472,9 @@ class Presenter:
         if view is not None:
             kwargs["view"] = view
         first = table.board_message_id is None
+        if first and (fair := text.commitment_line(table)) is not None:
+            # Its own message, never edited (boards are): what it says stands as first posted.
+            await thread.send(fair, allowed_mentions=discord.AllowedMentions.none())
         posted = await self._send_board(table, thread, kwargs)
         await self._strip_retired(posted, thread, interaction)
         if first:
@@ -510,6 +513,9 @@ class Presenter:
         ui = get_ui(table.game)
         outcome = table.outcome
         lines = [text.final_text(ui, table, outcome)] if outcome is not None else []
+        revealed = text.seed_line(table)
+        if revealed is not None:
+            lines.append(revealed)
         # Under the scores only the last events: the caption's title line would say the game twice.
         events = board.content.partition("\n")[2]
         lines.append(events if outcome is not None else board.content)
@@ -529,8 +535,10 @@ class Presenter:
             return
         thread = await self.channel(table.thread_id) if table.thread_id is not None else None
         if thread is not None:
+            revealed = text.seed_line(table)
             await thread.send(
-                f"🛑 Table #{table.id} was abandoned; no result is recorded.",
+                f"🛑 Table #{table.id} was abandoned; no result is recorded."
+                + (f"\n{revealed}" if revealed else ""),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if table.board_message_id is not None:

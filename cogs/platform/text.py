@@ -141,6 +141,27 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
     return clip_content("\n".join(lines))
 
 
+def commitment_line(table: Table) -> str | None:
+    """The fair-dice message posted before a game's first board: the commitment to its secret seed."""
+    if table.commitment is None:
+        return None
+    return (
+        f"🎲 Table #{table.id}: the dice are fixed in advance. The SHA-256 commitment to the game's"
+        f" secret seed is `{table.commitment}`. The seed is revealed when the game ends, and"
+        " `/game record` lets anyone check every roll against this commitment."
+    )
+
+
+def seed_line(table: Table) -> str | None:
+    """The line of a game's last message that reveals its seed (the salt is in the record)."""
+    if table.seed is None or table.commitment is None or not table.over:
+        return None
+    return (
+        f"-# 🎲 The seed was `{table.seed}` (commitment `{table.commitment[:12]}…`):"
+        " `/game record` gives the game's record, `python -m engine.verify` checks it."
+    )
+
+
 def clip_content(text: str) -> str:
     """Keep a message within Discord's 2000 characters."""
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
