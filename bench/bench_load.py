@@ -60,6 +60,8 @@ class Figures:
     cpu_bot: float = 0.0
     cpu_workers: float = 0.0
     uploads: int = 0
+    window_uploads: int = 0
+    cpu_bench: float = 0.0
     problems: list[str] = field(default_factory=list)
 
 
@@ -202,7 +204,13 @@ class Load:
 
 
 async def run_load(
-    root: Path, tables: int, clicks: int, seconds: float, think: float, bot_delay: float
+    root: Path,
+    tables: int,
+    clicks: int,
+    seconds: float,
+    think: float,
+    bot_delay: float,
+    profile: str | None = None,
 ) -> Figures:
     """Start the fake and `root`/bot.py, play at every table, return the figures."""
     fake = FakeDiscord()
@@ -220,8 +228,10 @@ async def run_load(
             MEEPLE_DISCORD_API_BASE=fake.api_base,
         )
         with (Path(tmp) / "bot.log").open("wb") as log:
+            # --profile: the bot's own process under cProfile (its workers are not profiled).
+            profiler = ["-m", "cProfile", "-o", str(Path(profile).resolve())] if profile else []
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(root / "bot.py"), cwd=tmp, env=env,
+                sys.executable, *profiler, str(root / "bot.py"), cwd=tmp, env=env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
             )  # fmt: skip
         players: list[asyncio.Task[None]] = []
@@ -239,6 +249,8 @@ async def run_load(
             figures.open_seconds = time.monotonic() - opening
             below = [proc.pid, *descendants(proc.pid)]
             cpu_bot, cpu_workers = cpu_of([proc.pid]), cpu_of(below[1:])
+            uploads_before = sum(1 for r in fake.requests if r.files)
+            bench_cpu = time.process_time()
             began = time.monotonic()
             load.measuring = True
             deadline = began + seconds
@@ -246,6 +258,8 @@ async def run_load(
                 await asyncio.sleep(0.2)
             load.measuring = False
             figures.window = time.monotonic() - began
+            figures.cpu_bench = time.process_time() - bench_cpu
+            figures.window_uploads = sum(1 for r in fake.requests if r.files) - uploads_before
             below = descendants(proc.pid)
             figures.cpu_bot = cpu_of([proc.pid]) - cpu_bot
             figures.cpu_workers = cpu_of(below) - cpu_workers
@@ -305,7 +319,11 @@ def rows(figures: Figures) -> dict[str, str]:
         "bot RSS at the end / peak": f"{figures.rss:.0f} / {figures.peak:.0f} MiB",
         "processes below the bot, RSS": f"{figures.workers}, {figures.workers_rss:.0f} MiB",
         "CPU while timed: bot / below": f"{figures.cpu_bot:.0f} / {figures.cpu_workers:.0f} s",
-        "board uploads in all": str(figures.uploads),
+        "board uploads while timed": str(figures.window_uploads),
+        "CPU per board upload (bot + below)": (
+            f"{(figures.cpu_bot + figures.cpu_workers) / max(1, figures.window_uploads) * 1e3:.0f} ms"
+        ),
+        "CPU of this harness while timed": f"{figures.cpu_bench:.0f} s",
     }
 
 
@@ -328,6 +346,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=6.0, help="a human's mean seconds before a click")
     parser.add_argument("--bot-delay", type=float, default=1.5, help="MEEPLE_BOT_DELAY of the bot")
     parser.add_argument("--ref", help="also run this commit's bot.py (for example main)")
+    parser.add_argument("--profile", help="write cProfile stats of this tree's bot process to this file")
     args = parser.parse_args()
     run = {
         "tables": args.tables,
@@ -339,7 +358,8 @@ def main() -> None:
     columns: list[tuple[str, Figures]] = []
     if args.ref:
         columns.append((f"{args.ref} ({revision(args.ref)})", on_ref(args.ref, run)))
-    columns.append((f"this tree ({revision('HEAD')}+)", asyncio.run(run_load(ROOT, **run))))  # type: ignore[arg-type]
+    mine = asyncio.run(run_load(ROOT, **run, profile=args.profile))  # type: ignore[arg-type]
+    columns.append((f"this tree ({revision('HEAD')}+)", mine))
     print(
         f"bench_load: {args.tables} tables ({', '.join(g for g, _ in GAMES)} in turn), think {args.think} s,"
         f" bot delay {args.bot_delay} s, up to {args.clicks} moves or {args.seconds:.0f} s"

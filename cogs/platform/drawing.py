@@ -21,6 +21,7 @@ import contextvars
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -55,6 +56,9 @@ class DrawJob:
 
 def warm_worker() -> None:
     """Draw one board of every game, so a worker's first real board finds its caches loaded."""
+    # Ctrl-C reaches the whole process group: the bot stops its workers itself, once its
+    # last boards are drawn.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from engine.games import get_rules
     from renderers import has_renderer
 
