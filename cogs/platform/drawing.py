@@ -21,8 +21,10 @@ import contextvars
 import logging
 import multiprocessing
 import os
+import select
 import signal
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -54,11 +56,43 @@ class DrawJob:
         return png
 
 
-def warm_worker() -> None:
-    """Draw one board of every game, so a worker's first real board finds its caches loaded."""
+def start_worker(bot_pid: int) -> None:
+    """Set a new worker up: leave with the bot, ignore Ctrl-C, warm the renderers' caches."""
+    threading.Thread(target=_exit_with, args=(bot_pid,), name="meeple-bot-watch", daemon=True).start()
     # Ctrl-C reaches the whole process group: the bot stops its workers itself, once its
     # last boards are drawn.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_worker()
+
+
+def _exit_with(bot_pid: int) -> None:
+    # A worker holds both ends of its task queue and the fork server's liveness pipe, so
+    # neither it nor the fork server would notice a bot killed outright (kill -9, OOM):
+    # without this watch they would wait forever as orphans.
+    try:
+        handle = os.pidfd_open(bot_pid)
+    except OSError:
+        handle = None
+    if handle is not None:
+        select.select([handle], [], [])
+    else:
+        while _alive(bot_pid):
+            time.sleep(1.0)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def warm_worker() -> None:
+    """Draw one board of every game, so a worker's first real board finds its caches loaded."""
     from engine.games import get_rules
     from renderers import has_renderer
 
@@ -133,7 +167,9 @@ class DrawingPool:
         # (and the bot's main module) imported once; workers fork from it.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["__main__", *RENDERER_MODULES])
-        return ProcessPoolExecutor(self.size, mp_context=context, initializer=warm_worker)
+        return ProcessPoolExecutor(
+            self.size, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
+        )
 
     def _run(self, function: Callable[..., T], *args: Any) -> T:
         # Blocking, in a thread: a worker draws; a dead worker costs a new pool and another try.

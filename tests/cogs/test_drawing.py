@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,8 +29,38 @@ def tomatoes_job() -> DrawJob:
 
 
 def alive(pid: int) -> bool:
-    """Whether a process with this id still exists (a zombie counts as alive)."""
-    return Path(f"/proc/{pid}").exists()
+    """Whether a process with this id still runs (a zombie no longer does)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
+    """The processes still running after waiting up to `seconds` for them to exit."""
+    deadline = time.monotonic() + seconds
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if alive(pid)]
+
+
+BOT_WITH_WORKERS = """
+import asyncio
+from cogs.platform.drawing import DrawingPool, DrawJob
+from engine.games import get_rules
+
+async def main():
+    pool = DrawingPool()
+    pool.workers = 2
+    rules = get_rules("tomatoes")
+    view = rules.view(rules.setup(2, None, 5), None)
+    await pool.draw(DrawJob("tomatoes", view, None, ("Ann", "Bo")))
+    print(*pool.pids(), flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
 
 
 async def test_a_worker_that_dies_while_drawing_is_replaced_and_the_board_posted(
@@ -72,8 +104,21 @@ async def test_closing_the_pool_stops_every_worker() -> None:
     workers = pool.pids()
     assert workers and os.getpid() not in workers
     await pool.close()
-    deadline = time.monotonic() + 5
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(pid) for pid in workers)
+    assert wait_gone(workers, 5) == []
     assert await pool.draw(tomatoes_job()) == png, "a closed pool still draws, in a thread"
+
+
+def test_workers_leave_when_the_bot_is_killed_outright() -> None:
+    """kill -9 gives the bot no chance to stop them: they notice on their own."""
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen(
+        [sys.executable, "-c", BOT_WITH_WORKERS], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert bot.stdout is not None
+        workers = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(workers) == 2 and all(alive(pid) for pid in workers)
+    finally:
+        bot.kill()
+        bot.wait()
+    assert wait_gone(workers) == []
