@@ -9,6 +9,7 @@ that ends is followed by a new one. Once every table is open, for --seconds or u
 moves are timed:
   board  - a click that completes a move -> the first upload of that table's new board image;
   missed - such clicks with no new board within 10 s (a click that raced a bot's move, say).
+  ack    - the same clicks -> the bot's answer to the interaction (its event loop's delay).
 At the end: the bot process's resident memory (now and peak), that of its drawing workers
 (every process below it), and the CPU both used while measuring.
 
@@ -48,6 +49,7 @@ class Figures:
     """What one run measured."""
 
     board: list[float] = field(default_factory=list)
+    ack: list[float] = field(default_factory=list)
     missed: int = 0
     clicks: int = 0
     games: int = 0
@@ -199,6 +201,9 @@ class Load:
                 self.figures.missed += 1
             return
         if measured and self.measuring:
+            callback = f"/interactions/{interaction.id}/"
+            acked = [r.at - start for r in self.fake.requests[first:] if callback in r.path]
+            self.figures.ack += acked[:1]
             self.figures.board.append(at - start)
             self.figures.clicks += 1
 
@@ -308,8 +313,10 @@ def on_ref(ref: str, run: dict[str, float]) -> Figures:
 def rows(figures: Figures) -> dict[str, str]:
     """The printed figures of one run."""
     board = figures.board or [float("nan")]
-    ms = lambda fraction: f"{nearest_rank(board, fraction) * 1e3:.0f} ms"  # noqa: E731
+    ack = figures.ack or [float("nan")]
+    ms = lambda fraction, values=board: f"{nearest_rank(values, fraction) * 1e3:.0f} ms"  # noqa: E731
     return {
+        "click -> ack p50 / p95": f"{ms(0.5, ack)} / {ms(0.95, ack)}",
         "click -> board p50": ms(0.5),
         "click -> board p95": ms(0.95),
         "click -> board max": f"{max(board) * 1e3:.0f} ms",

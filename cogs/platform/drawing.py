@@ -26,7 +26,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -126,6 +126,9 @@ class DrawingPool:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        # Threads of its own that wait on the workers, so a queue of boards never holds up
+        # the bot's other blocking calls (asyncio's default executor has cores + 4 threads).
+        self._waiters = ThreadPoolExecutor(max_workers=32, thread_name_prefix="meeple-draw")
         self._closed = False
         self.replaced = 0
         """Pools replaced after a worker died (for the log and the tests)."""
@@ -139,7 +142,7 @@ class DrawingPool:
         """Start the workers and let them warm up, in a thread the caller need not wait for."""
         if self._closed or self.size == 0:
             return None
-        return asyncio.get_running_loop().run_in_executor(None, _outside, self._current)
+        return asyncio.get_running_loop().run_in_executor(self._waiters, _outside, self._current)
 
     async def draw(self, job: DrawJob) -> bytes:
         """The job's PNG, drawn in a worker; the event loop only waits on the result."""
@@ -149,7 +152,8 @@ class DrawingPool:
         """`function(*args)` in a worker (a module-level function, picklable arguments); drawing only."""
         if self._closed or self.size == 0:
             return await asyncio.to_thread(function, *args)
-        return await asyncio.get_running_loop().run_in_executor(None, _outside, self._run, function, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._waiters, _outside, self._run, function, *args)
 
     def _current(self) -> ProcessPoolExecutor | None:
         # The pool, made (and its workers started) if there is none yet; None once closed.
@@ -187,6 +191,10 @@ class DrawingPool:
                 if self._pool is not pool:
                     continue  # replaced or closed by another draw meanwhile
                 raise
+            except CancelledError:
+                if self._closed:
+                    break  # the bot closed the pool while this board waited: draw it here
+                raise
         else:
             log.error("drawing workers keep dying: drawing in a thread")
         return function(*args)
@@ -212,7 +220,8 @@ class DrawingPool:
             self._closed = True
             pool, self._pool = self._pool, None
         if pool is not None:
-            await asyncio.get_running_loop().run_in_executor(None, _outside, self._shut, pool)
+            await asyncio.get_running_loop().run_in_executor(self._waiters, _outside, self._shut, pool)
+        self._waiters.shutdown(wait=False)
 
     @staticmethod
     def _shut(pool: ProcessPoolExecutor) -> None:
