@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import ids, records, views
+from cogs.platform import gamelog, ids, records, views
 from cogs.platform.ids import (
     ActRef,
     GroupRef,
@@ -31,6 +31,7 @@ from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
+from cogs.platform.votes import vote_click
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -300,6 +301,17 @@ class Games(commands.Cog):
                 return found
         return await self.table_here(interaction)
 
+    @game.command(name="log", description="This game's log in words, shown only to you")
+    async def game_log(self, interaction: discord.Interaction[Any]) -> None:
+        """The table's log, paged, hiding what the asker's seat may not see (cogs/platform/gamelog.py)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game log"):
+            table = await self.table_here(interaction)
+            page = await gamelog.log_page(self.service, table, interaction.user.id)
+            if page["view"] is None:
+                del page["view"]
+            await interaction.followup.send(**page, ephemeral=True)
+
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""
         channel = interaction.channel
@@ -350,6 +362,10 @@ class Games(commands.Cog):
                 await records.step(interaction, self.service, self.presenter.drawing, ref)
             elif isinstance(ref, HistoryRef):
                 await records.show_history(interaction, self.service, ref.page, edit=True)
+            elif isinstance(ref, ids.LogRef):
+                await gamelog.log_click(interaction, ref)
+            elif isinstance(ref, ids.VoteRef):
+                await vote_click(interaction, ref)
 
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
         """Play the chosen option."""

@@ -117,6 +117,25 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT OR IGNORE INTO seed_salts (table_id, salt)
         SELECT id, lower(hex(randomblob(32))) FROM tables WHERE seed IS NOT NULL;
     """,
+    # 6: votes to hand a long-due seat to a bot (tables/votes.py), and clocks for chores done
+    # after a game, such as archiving its thread a day after the final scores (tables/chores.py).
+    """
+    CREATE TABLE IF NOT EXISTS seat_votes (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        voter_id INTEGER NOT NULL,
+        idle_since REAL NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat, voter_id)
+    );
+    CREATE TABLE IF NOT EXISTS table_chores (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (table_id, kind)
+    );
+    CREATE INDEX IF NOT EXISTS table_chores_by_due ON table_chores (due_at);
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

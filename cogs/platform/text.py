@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
+from tables.chores import lobby_expired, lobby_expires_at
 from tables.models import SeatInfo, Table, TableStatus
 
 MAX_CONTENT = 2000
@@ -70,6 +71,9 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         more = f"{need} more player" + ("s" if need > 1 else "")
         hint = f"Needs {more}." if need > 0 else "The host can start when everyone is in."
         lines.append(f"Press **Join** to play. {hint}")
+        lines.append(f"-# Not started, this table expires <t:{int(lobby_expires_at(table))}:R>.")
+    elif table.status is TableStatus.CANCELLED and lobby_expired(table):
+        lines.append("This table expired: nobody started it within a week.")
     elif table.status is TableStatus.CANCELLED:
         lines.append("This table was cancelled.")
     elif table.thread_id is None:

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
+import pytest
 
 from cogs.games import get_ui
+from cogs.platform import presenter
 from cogs.platform.ids import ActRef, GroupRef, PickRef, parse, parse_value
 from cogs.platform.layout import groups_of
 from cogs.platform.text import names_of
 from tests.cogs.conftest import Harness
+
+
+@dataclass(frozen=True)
+class FixedImage:
+    """A drawing job that gives fixed bytes (the `world` fixture draws in threads: never pickled)."""
+
+    png: bytes
+
+    def draw(self) -> bytes:
+        """The fixed bytes."""
+        return self.png
+
+
+def draw_boards_as(monkeypatch: pytest.MonkeyPatch, image: Callable[[Any, int | None], bytes]) -> None:
+    """Boards (in the `world` fixture) carry `image(table, seat)` instead of a drawing."""
+    monkeypatch.setattr(presenter, "board_job", lambda table, seat=None: FixedImage(image(table, seat)))
 
 
 def components(message: discord.Message) -> list[Any]:
@@ -50,7 +70,8 @@ def refs(message: discord.Message) -> list[tuple[Any, str, str | None]]:
 
 def fresh(world: Harness, message: discord.Message) -> discord.Message:
     """The message as Discord holds it now."""
-    for candidate in reversed(world.thread().history()):
+    thread = next((t for t in world.channel.threads if t.id == message.channel.id), None) or world.thread()
+    for candidate in reversed(thread.history()):
         if candidate.id == message.id:
             return candidate
     raise AssertionError(f"message {message.id} is gone")
