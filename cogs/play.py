@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
@@ -16,7 +15,6 @@ from discord.ext import commands
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import gamelog, ids, records, views
-from cogs.platform import presenter as boards
 from cogs.platform.ids import (
     ActRef,
     GroupRef,
@@ -164,6 +162,7 @@ class Games(commands.Cog):
         views.set_handler(self.on_component)
         self.bot.tree.error(self.on_command_error)
         self.service.subscribe(self.presenter.listener)
+        self.presenter.start_drawing()
 
         if self.bot.is_ready():
             self.presenter.keep_boards()
@@ -289,7 +288,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with errors_answered(interaction, "/game replay"):
             found = await self.table_named(interaction, table)
-            await records.send_replay(interaction, self.service, found)
+            await records.send_replay(interaction, self.service, found, self.presenter.drawing)
 
     async def table_named(self, interaction: discord.Interaction[Any], table_id: int | None) -> Table:
         """The table with that number in this server, or else the game of this thread (any status)."""
@@ -360,7 +359,7 @@ class Games(commands.Cog):
             elif isinstance(ref, MineRef):
                 await self.show_mine(interaction, ref)
             elif isinstance(ref, ReplayRef):
-                await records.step(interaction, self.service, ref)
+                await records.step(interaction, self.service, self.presenter.drawing, ref)
             elif isinstance(ref, HistoryRef):
                 await records.show_history(interaction, self.service, ref.page, edit=True)
             elif isinstance(ref, ids.LogRef):
@@ -425,7 +424,7 @@ class Games(commands.Cog):
         if table.status is not TableStatus.PLAYING:
             raise GameNotRunning()
         ui = get_ui(table.game)
-        png = await asyncio.to_thread(boards.render_board, table, seat)
+        png = await self.presenter.draw(table, seat)
         words = ui.private_text(table.view(seat), seat, shown_names(table))
         content = f"{ui.emoji} What you see at table #{table.id}" + (f"\n{words}" if words else "")
         kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}

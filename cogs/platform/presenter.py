@@ -14,6 +14,7 @@ import discord
 from cogs.games import get_ui
 from cogs.games.base import GameUI
 from cogs.platform import away, text, threads, votes
+from cogs.platform.drawing import DrawingPool, DrawJob
 from cogs.platform.layout import Row, main_rows
 from cogs.platform.views import build_view
 from engine.core import Prompt
@@ -90,23 +91,30 @@ class Board:
         return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
+def board_job(table: Table, seat: int | None = None) -> DrawJob | None:
+    """What drawing the table as `seat` sees it (None: a spectator) needs; None when the game has no image."""
+    try:
+        from renderers import has_renderer  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    if not has_renderer(table.game) or table.state is None:
+        return None
+    view = table.view(seat)
+    extra = {} if seat is None else get_ui(table.game).render_options(view, seat, table.prompt_for(seat))
+    return DrawJob(table.game, view, seat, tuple(text.names_of(table)), dict(extra))
+
+
 def render_board(table: Table, seat: int | None = None) -> bytes | None:
     """The table as `seat` sees it (None: a spectator); None when the game has no renderer. Blocking."""
     try:
-        from renderers import render_png  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    try:
-        view = table.view(seat)
-        extra = {} if seat is None else get_ui(table.game).render_options(view, seat, table.prompt_for(seat))
-        png: bytes = render_png(table.game, view, seat, text.names_of(table), **extra)
+        job = board_job(table, seat)
+        return None if job is None else job.draw()
     except (KeyError, LookupError, NotImplementedError):
         return None
     except Exception:
         # A drawing bug must not stop the game: the caption and buttons still go out.
         log.exception("table %s: could not draw the board", table.id)
         return None
-    return png
 
 
 def awaited_seats(table: Table) -> tuple[int, ...]:
@@ -192,6 +200,8 @@ class Presenter:
         self._notices: set[asyncio.Task[None]] = set()
         self._gone: set[int] = set()
         """Tables whose thread was deleted (or hidden from the bot): the sweep leaves them be."""
+        self.drawing = DrawingPool()
+        """Where board images are drawn: worker processes, started by `start_drawing`."""
         self._moved_at: dict[tuple[int, int], float] = {}
         """(table, seat) -> when that seat's player last moved themselves (service clock)."""
 
@@ -342,7 +352,7 @@ class Presenter:
                 return
 
     async def stop(self) -> None:
-        """Stop the sweep and the retries (the cog unloads)."""
+        """Stop the sweep and the retries, then the drawing workers (the cog unloads)."""
         tasks = [
             t
             for t in (self._sweeper, *self._keepers.values(), *self._notices)
@@ -351,6 +361,23 @@ class Presenter:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.drawing.close()
+
+    def start_drawing(self) -> None:
+        """Start the drawing workers, so they are warm before the first board is asked for."""
+        self.drawing.start()
+
+    async def draw(self, table: Table, seat: int | None = None) -> bytes | None:
+        """The table as `seat` sees it as PNG bytes, drawn off the event loop; None without an image."""
+        try:
+            job = board_job(table, seat)
+            return None if job is None else await self.drawing.draw(job)
+        except (KeyError, LookupError, NotImplementedError):
+            return None
+        except Exception:
+            # A drawing bug must not stop the game: the caption and buttons still go out.
+            log.exception("table %s: could not draw the board", table.id)
+            return None
 
     # -- bringing one board up to date -------------------------------------------
 
@@ -410,7 +437,7 @@ class Presenter:
             else:
                 self._log.setdefault(table_id, []).extend(lines)
             if new_message or shown != table.version:
-                png = await asyncio.to_thread(render_board, table)
+                png = await self.draw(table)
             else:
                 png = None  # late log lines only: the image on Discord already shows this version
             board = compose(table, self._log[table_id], self._ping_seats(table, fresh), png)
@@ -434,7 +461,7 @@ class Presenter:
             await threads.reopen(thread)
             if table.board_posting is not None:
                 table = await self._mend_interrupted_post(table, thread)
-            png = await asyncio.to_thread(render_board, table)
+            png = await self.draw(table)
             board = compose(table, self._log.get(table.id, []), set(), png)
             await self._post(table, thread, board, None)
 

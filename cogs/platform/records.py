@@ -12,6 +12,7 @@ import discord
 
 from cogs.games import get_ui
 from cogs.platform import views
+from cogs.platform.drawing import DrawingPool
 from cogs.platform.ids import HistoryRef, ReplayRef
 from cogs.platform.layout import ButtonSpec, Row
 from cogs.platform.text import clip_content, names_of, seat_name
@@ -184,13 +185,15 @@ def turn_caption(table: Table, turn: replay.Turn, last: int) -> str:
     return f"{head}: {' and '.join(movers)} to move." if movers else f"{head}."
 
 
-async def send_replay(interaction: discord.Interaction[Any], service: TableService, table: Table) -> None:
+async def send_replay(
+    interaction: discord.Interaction[Any], service: TableService, table: Table, drawing: DrawingPool
+) -> None:
     """Answer privately with the game as an animation, and buttons to step through it turn by turn."""
     if not table.over:
         raise NotOver(table.id)
     record = await service.record(table.id)
     names = names_of(table)
-    animation = await asyncio.to_thread(replay.animation, record, names)
+    animation = await drawing.run(replay.animation, record, names)
     turns = await turns_of(service, table)
     last = len(turns)
     ui = get_ui(table.game)
@@ -203,7 +206,7 @@ async def send_replay(interaction: discord.Interaction[Any], service: TableServi
     limit = interaction.guild.filesize_limit if interaction.guild is not None else 10 * 1024 * 1024
     if len(animation.data) > limit:
         # Too large to attach here: the turn-by-turn view needs one board at a time.
-        await show_turn(interaction, service, table, 1, first=True)
+        await show_turn(interaction, service, table, drawing, 1, first=True)
         return
     content = (
         f"{ui.emoji} Replay of table #{table.id} ({ui.title}): {last} turns, one frame each."
@@ -217,6 +220,7 @@ async def show_turn(
     interaction: discord.Interaction[Any],
     service: TableService,
     table: Table,
+    drawing: DrawingPool,
     number: int,
     *,
     first: bool = False,
@@ -229,7 +233,7 @@ async def show_turn(
     if not 1 <= number <= last:
         raise TableError("That turn is not in this game's replay.")
     turn = turns[number - 1]
-    png = await asyncio.to_thread(replay.turn_png, table.game, turn, names_of(table))
+    png = await drawing.run(replay.turn_png, table.game, turn, names_of(table))
     file = discord.File(io.BytesIO(png), filename=f"table-{table.id}-turn-{number}.png")
     content = turn_caption(table, turn, last)
     view = views.build_view(step_rows(table.id, number, last))
@@ -239,10 +243,12 @@ async def show_turn(
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
 
-async def step(interaction: discord.Interaction[Any], service: TableService, ref: ReplayRef) -> None:
+async def step(
+    interaction: discord.Interaction[Any], service: TableService, drawing: DrawingPool, ref: ReplayRef
+) -> None:
     """A replay button: show the chosen turn in place."""
     table = await table_in_guild(service, ref.table, interaction.guild_id)
-    await show_turn(interaction, service, table, ref.turn)
+    await show_turn(interaction, service, table, drawing, ref.turn)
 
 
 def forget(table_ids: Sequence[int] = ()) -> None:

@@ -15,7 +15,7 @@ import simcord
 
 import bot as botmod
 import tables.service
-from cogs.platform import presenter
+from cogs.platform import drawing, presenter
 from settings import Settings
 
 GAME_SEED = 20261121
@@ -114,7 +114,9 @@ async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """The simulated world, boards posted without images (drawing is tested where it matters)."""
-    monkeypatch.setattr(presenter, "render_board", lambda table, seat=None: None)
+    monkeypatch.setattr(presenter, "board_job", lambda table, seat=None: None)
+    # No worker processes for boards without images; a test's fake jobs are drawn in a thread.
+    monkeypatch.setattr(drawing.DrawingPool, "workers", 0)
     async with running(tmp_path, monkeypatch) as harness:
         yield harness
 

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
+import pytest
 
 from cogs.games import get_ui
+from cogs.platform import presenter
 from cogs.platform.ids import ActRef, GroupRef, PickRef, parse, parse_value
 from cogs.platform.layout import groups_of
 from cogs.platform.text import names_of
 from tests.cogs.conftest import Harness
+
+
+@dataclass(frozen=True)
+class FixedImage:
+    """A drawing job that gives fixed bytes (the `world` fixture draws in threads: never pickled)."""
+
+    png: bytes
+
+    def draw(self) -> bytes:
+        """The fixed bytes."""
+        return self.png
+
+
+def draw_boards_as(monkeypatch: pytest.MonkeyPatch, image: Callable[[Any, int | None], bytes]) -> None:
+    """Boards (in the `world` fixture) carry `image(table, seat)` instead of a drawing."""
+    monkeypatch.setattr(presenter, "board_job", lambda table, seat=None: FixedImage(image(table, seat)))
 
 
 def components(message: discord.Message) -> list[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 import pytest
 from PIL import Image
@@ -22,16 +23,27 @@ def tiny_png(version: int) -> bytes:
     return buffer.getvalue()
 
 
+@dataclass(frozen=True)
+class TinyJob:
+    """A drawing job (drawn in a thread: the `world` fixture runs no drawing processes) for `tiny_png`."""
+
+    version: int
+
+    def draw(self) -> bytes:
+        """The tiny PNG of this version."""
+        return tiny_png(self.version)
+
+
 async def test_boards_carry_the_image_of_the_state_they_show(
     world: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[int] = []
 
-    def fake_render(table, seat=None):  # type: ignore[no-untyped-def]
+    def fake_job(table, seat=None):  # type: ignore[no-untyped-def]
         drawn.append(table.version)
-        return tiny_png(table.version)
+        return TinyJob(table.version)
 
-    monkeypatch.setattr(presenter, "render_board", fake_render)
+    monkeypatch.setattr(presenter, "board_job", fake_job)
     table = await start_two_humans(world)
     board = world.board()
     assert [a.filename for a in board.attachments] == ["board.png"]
@@ -54,14 +66,14 @@ async def test_my_hand_shows_a_seated_player_their_own_view_privately(
     """For games with hidden information (the flag is switched on for Diced Tomatoes here)."""
     seen: list[int | None] = []
 
-    def fake_render(table, seat=None):  # type: ignore[no-untyped-def]
+    def fake_job(table, seat=None):  # type: ignore[no-untyped-def]
         seen.append(seat)
-        return tiny_png(table.version)
+        return TinyJob(table.version)
 
     ui = get_ui("tomatoes")
     monkeypatch.setattr(type(ui), "private_view", True)
     monkeypatch.setattr(type(ui), "private_text", lambda self, view, seat, names: f"secret of {names[seat]}")
-    monkeypatch.setattr(presenter, "render_board", fake_render)
+    monkeypatch.setattr(presenter, "board_job", fake_job)
     table = await start_two_humans(world)
     _, other = mover_and_other(world, table)
     board = world.board()

@@ -15,7 +15,7 @@ from engine.games import get_rules
 from engine.tomatoes.forced import PLACE_REST
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import add_bot, pinged, play_greedily, table_of
+from tests.cogs.helpers import add_bot, draw_boards_as, pinged, play_greedily, table_of
 from tests.cogs.test_buttons import answer, open_buttons
 from tests.cogs.test_lobby import lobby_now, slash_answer
 from tests.cogs.test_turns import start_two_humans
@@ -73,7 +73,7 @@ async def test_a_player_who_just_moved_is_not_pinged_but_one_back_from_away_is(w
 async def test_a_bots_tomatoes_turn_is_at_most_two_uploads(
     world: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(presenter, "render_board", lambda table, seat=None: b"board image")
+    draw_boards_as(monkeypatch, lambda table, seat: b"board image")
     shown: list[tuple[int, ...]] = []
     for name in ("_post", "_edit", "_finish"):
         real = getattr(presenter.Presenter, name)

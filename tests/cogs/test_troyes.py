@@ -199,15 +199,14 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
     world = drawn_world
     spy = Spy()
     real_compose = presenter.compose
-    real_render = renderers.render_png
+    real_job = presenter.board_job
 
-    def compose(table: Any, *args: Any, **kwargs: Any) -> Any:
-        board = real_compose(table, *args, **kwargs)
-        spy.captions.append((board.content, table.state.phase is Phase.OVER))
-        return board
-
-    def render(game: str, view: Any, viewer: int | None, *args: Any, **kwargs: Any) -> bytes:
-        # What the renderer is actually given: public boards must get the spectators' view.
+    def board_job(table: Any, seat: int | None = None) -> Any:
+        # What the renderer is given (a drawing worker draws the job): public boards get the public view.
+        job = real_job(table, seat)
+        if job is None:
+            return job
+        view, viewer = job.view, job.viewer
         if viewer is None:
             vp = [p.vp for p in view.players]
             spy.public_boards.append(
@@ -215,10 +214,15 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
             )
         else:
             spy.private_boards.append(viewer)
-        return real_render(game, view, viewer, *args, **kwargs)
+        return job
+
+    def compose(table: Any, *args: Any, **kwargs: Any) -> Any:
+        board = real_compose(table, *args, **kwargs)
+        spy.captions.append((board.content, table.state.phase is Phase.OVER))
+        return board
 
     monkeypatch.setattr(presenter, "compose", compose)
-    monkeypatch.setattr(renderers, "render_png", render)
+    monkeypatch.setattr(presenter, "board_job", board_job)
     table = await open_troyes(world)
     dealt = {characters()[c].name for p in table.state.players for c in p.characters}
     assert len(dealt) == len(table.seats), "one secret character each at three players"
