@@ -169,17 +169,31 @@ def _candidates(view: TroyesState, seat: int, target: str, effect: str, chosen: 
 
 
 def _groups(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> list[list[Die]]:
+    """Every valid group that extends `chosen` by dice of the candidates, smallest first.
+
+    Grown die by die from valid prefixes only (a group is valid when each die fits the ones
+    before it), and listed in the order of `combinations`: by size, then by candidate order.
+    """
     size = groups.max_dice(target, effect)
+    fits = groups.die_fits
+    if not all(fits(view, seat, target, effect, chosen[:i], chosen[i]) for i in range(len(chosen))):
+        return []
     pool = _candidates(view, seat, target, effect, chosen)
-    found: list[list[Die]] = []
-    for extra in range(0 if chosen else 1, size - len(chosen) + 1):
-        for combo in combinations(pool, extra):
-            group = [*chosen, *combo]
-            if all(
-                groups.die_fits(view, seat, target, effect, group[:i], group[i]) for i in range(len(group))
-            ):
-                found.append(group)
-    return found
+    found: list[tuple[int, tuple[int, ...], list[Die]]] = []
+
+    def grow(group: list[Die], picked: tuple[int, ...]) -> None:
+        if group:
+            found.append((len(picked), picked, group))
+        if len(group) >= size:
+            return
+        for index in range(picked[-1] + 1 if picked else 0, len(pool)):
+            die = pool[index]
+            if groups.die_fits(view, seat, target, effect, group, die):
+                grow([*group, die], (*picked, index))
+
+    grow(list(chosen), ())
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [group for _, _, group in found]
 
 
 def best_plan(
