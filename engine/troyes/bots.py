@@ -162,7 +162,8 @@ def _expand(view: TroyesState, targets: Sequence[str]) -> list[str]:
 
 
 def _candidates(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> list[Die]:
-    fitting = [d for d in view.dice if d not in chosen and groups.die_fits(view, seat, target, effect, [], d)]
+    fits = groups.fitter(view, seat, target, effect)
+    fitting = [d for d in view.dice if d not in chosen and fits([], d)]
     # Keep the search small: own dice first, then the highest values.
     fitting.sort(key=lambda d: (d.owner != seat, -d.value, d.id))
     return fitting[:6]
@@ -175,8 +176,8 @@ def _groups(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequ
     before it), and listed in the order of `combinations`: by size, then by candidate order.
     """
     size = groups.max_dice(target, effect)
-    fits = groups.die_fits
-    if not all(fits(view, seat, target, effect, chosen[:i], chosen[i]) for i in range(len(chosen))):
+    fits = groups.fitter(view, seat, target, effect)
+    if not all(fits(chosen[:i], chosen[i]) for i in range(len(chosen))):
         return []
     pool = _candidates(view, seat, target, effect, chosen)
     found: list[tuple[int, tuple[int, ...], list[Die]]] = []
@@ -188,7 +189,7 @@ def _groups(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequ
             return
         for index in range(picked[-1] + 1 if picked else 0, len(pool)):
             die = pool[index]
-            if groups.die_fits(view, seat, target, effect, group, die):
+            if fits(group, die):
                 grow([*group, die], (*picked, index))
 
     grow(list(chosen), ())
