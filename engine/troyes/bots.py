@@ -29,6 +29,12 @@ INFLUENCE_CHARACTER = "C4"
 """Characters that count deniers and influence at the end (their ids in characters.json)."""
 DIE = 0.15
 """What keeping a die for another action is worth, in VP."""
+BUILDING_INCOME = 0.8
+"""What a citizen in a building is worth per round still to come (its die), in VP before wages."""
+CUBE = 0.4
+"""What a cube on an event is worth beyond its influence, in VP."""
+MODIFIER = 0.6
+"""What spending a delayed card's cube costs, in VP."""
 NOTHING = float("-inf")
 
 
@@ -206,7 +212,7 @@ def best_plan(
         for card_id in ["", *usable_modifiers(view, seat, target)]:
             effect = activities()[card_id].effect if card_id else ""
             for group in _groups(view, seat, target, effect, []):
-                value = plan_value(view, seat, target, effect, group) - (0.6 if card_id else 0.0)
+                value = plan_value(view, seat, target, effect, group) - (MODIFIER if card_id else 0.0)
                 if best is None or value > best[0]:
                     best = (value, target, card_id, group)
     return best
@@ -350,7 +356,7 @@ def _race_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die])
 def _event_value(view: TroyesState, seat: int, index: int, cubes: int) -> float:
     slot = view.queue[index]
     card = events()[slot.id]
-    value = cubes * (_inf(view, seat) + 0.4)
+    value = cubes * (_inf(view, seat) + CUBE)
     after = [*slot.cubes, *([seat] * cubes)]
     if len(after) >= card.banners:
         value += rewards(after, card.vp).get(seat, 0) + (0.0 if card.permanent else 1.0 + card.black_dice)
@@ -374,10 +380,10 @@ def _cathedral_value(view: TroyesState, seat: int, values: Sequence[int]) -> flo
 def _building_value(view: TroyesState, seat: int, building: int, value: int) -> float:
     future = rounds_left(view)
     wage = board().buildings[building].wage
-    worth = future * (0.8 - wage * DENIER)
+    worth = future * (BUILDING_INCOME - wage * DENIER)
     _, expelled = entry_result(view, building, value)
     if expelled == seat:
-        worth -= future * (0.8 - wage * DENIER)
+        worth -= future * (BUILDING_INCOME - wage * DENIER)
     elif expelled is not None:
         worth += 0.2 * future
     return worth - _source_cost(view, seat, sources(view, seat, f"building:{building}"))
