@@ -3,38 +3,46 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from engine.core import Action, Prompt
-from tables import TableService, UpdateKind
+from engine.games import get_rules
+from tables import StaleVersion, TableService, UpdateKind
 from tests.tables import votegame
-from tests.tables.conftest import BOB, HOST, Recorder, started
+from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, Recorder, started
 
 WAIT = 5.0
 """Seconds a test waits on a thread before it calls the run stuck."""
 
 
 class SlowBots:
-    """Holds every bot decision until the test lets it go, and counts what the bots thought about."""
+    """Holds the bot decisions `held` picks until the test lets them go; counts what bots thought about."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        rules: Any = votegame.RULES,
+        held: Callable[[Any, Prompt], bool] = lambda state, prompt: True,
+    ) -> None:
         self.thinking = threading.Event()
         self.go = threading.Event()
         self.thought: list[tuple[int, int, int]] = []
         """(seat, state version, round) of every decision a bot made."""
-        original = votegame.RULES.bot_action
+        original = rules.bot_action
 
-        def slow(state: votegame.VoteState, prompt: Prompt, policy: str = "normal") -> Action:
-            self.thought.append((prompt.seat, state.version, state.round))
-            self.thinking.set()
-            assert self.go.wait(WAIT), "the test never let the bot finish"
+        def slow(state: Any, prompt: Prompt, policy: str = "normal") -> Action:
+            if held(state, prompt):
+                self.thought.append((prompt.seat, state.version, getattr(state, "round", 0)))
+                self.thinking.set()
+                assert self.go.wait(WAIT), "the test never let the bot finish"
             return original(state, prompt, policy)
 
-        monkeypatch.setattr(votegame.RULES, "bot_action", slow)
+        monkeypatch.setattr(rules, "bot_action", slow)
 
     async def started_thinking(self) -> None:
         """Wait until a bot is in the middle of a decision."""
@@ -110,3 +118,44 @@ async def test_a_bot_whose_decision_changed_while_it_thought_thinks_again(
     rows = await service.store.actions(table.id)
     assert moves(rows) == [(0, 0, "human"), (1, 1, "human"), (2, 1, "bot")]
     assert table.state.round == 1 and table.to_move == (0,)
+
+
+async def test_buttons_gold_die_is_taken_while_the_bot_places(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = get_rules("buttons")
+
+    def rolled_gold_for_the_host(state: Any, prompt: Prompt) -> bool:
+        return prompt.kind == "place" and rules.prompt_for(state, 0) is not None
+
+    slow = SlowBots(monkeypatch, rules, rolled_gold_for_the_host)
+    table = await service.create("buttons", GUILD, CHANNEL, HOST, "Host")
+    await service.add_bot(table.id, HOST, "normal")
+    table = (await service.start_game(table.id, HOST)).table
+    # The host plays plainly (declining every gold die) until the bot rolls a gold die the host may use.
+    while not slow.thinking.is_set():
+        await asyncio.sleep(0.01)
+        table = await service.get(table.id)
+        prompt = table.prompt_for(0)
+        assert table.outcome is None, "no gold die for the host in a whole game"
+        if prompt is None or slow.thinking.is_set():
+            continue
+        choice = Action("decline") if prompt.kind == "gold" else prompt.default or prompt.options[0]
+        if prompt.kind == "turn":
+            choice = Action("roll")
+        with contextlib.suppress(StaleVersion):  # a bot moved in between: look again
+            await service.act(table.id, HOST, table.version, choice)
+    table = await service.get(table.id)
+    gold = table.prompt_for(0)
+    assert gold is not None and gold.kind == "gold" and gold.optional
+    bot = table.prompt_for(1)
+    assert bot is not None and bot.kind == "place"
+    version = table.version
+    done = await asyncio.wait_for(service.act(table.id, HOST, version, gold.options[0]), WAIT)
+    assert done.table.to_move == (1,), "the host's gold die was not taken while the bot thought"
+    slow.go.set()
+    await service.idle()
+    rows = await service.store.actions(table.id)
+    played = [(r.version, r.seat, r.action.kind) for r in rows if r.version >= version]
+    assert played[:2] == [(version, 0, "place"), (version + 1, 1, "place")], "bot move lost or doubled"
+    assert len(slow.thought) == 1, "the bot thought again about an unchanged decision"
