@@ -117,7 +117,8 @@ class SearchBot:
     worlds (common random numbers) to the end of the round (or, without `to_round_end`, to the
     seat's next turn). Successive halving spends the playouts on the options still in the
     running; `playouts` bounds the work and `budget` the thinking time (wall clock): out of
-    time, it plays the best option of the last finished halving round, or the normal choice.
+    time, it plays the best option over the sampled worlds every option has been played in
+    (none yet: the normal choice).
     """
 
     def __init__(
@@ -149,16 +150,18 @@ class SearchBot:
         alive, best = list(candidates), candidates[0]
         per, used = self.base, 0
         while len(alive) > 1 and (not used or used + per * len(alive) <= self.playouts):
-            seeds = [rng.below(2**62) for _ in range(per)]
-            for action in alive:
-                for seed in seeds:
+            # Seed by seed, every option alike: cut short by the clock, the options still compare
+            # over the same sampled worlds.
+            for _ in range(per):
+                seed = rng.below(2**62)
+                for action in alive:
                     if time.perf_counter() > deadline:
                         return best
                     totals[action] += self._playout(view, prompt.seat, action, seed)
+                # Ties go to the earlier option: the normal bot's choice comes first.
+                best = min(alive, key=lambda a: (-totals[a], candidates.index(a)))
             used += per * len(alive)
-            # Ties go to the earlier option: the normal bot's choice comes first.
             alive.sort(key=lambda a: (-totals[a], candidates.index(a)))
-            best = alive[0]
             alive = alive[: max(2, (len(alive) + 1) // 2)]
             per *= 2
         return best
