@@ -9,8 +9,9 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
+from engine import commitment as commit
 from engine.core import (
     DEFAULT_LEVEL,
     UNDO,
@@ -85,6 +86,8 @@ async def plain_wait(awaitable: Awaitable[_T], reason: str, /) -> _T:
 
 OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
 
+MAX_FORCED_STEPS = 16
+"""A bound on the one-option steps played in a row after a move (a game keeps each turn finite)."""
 _PRIORITY = {DeadlineKind.REPLACE: 0, DeadlineKind.TIMEOUT: 1, DeadlineKind.REMIND: 2}
 
 
@@ -303,6 +306,19 @@ class TableService:
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             return await self._save(table, replace(table, seats=seats))
 
+    async def remove_player(self, table_id: int, by_user: int, user_id: int) -> Table:
+        """Free the lobby seat of another human (host only)."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            seat = table.seat_of(user_id)
+            if seat is None or table.seats[seat].is_bot:
+                raise NotAllowed("That player is not seated at this table.")
+            if user_id == by_user:
+                raise NotAllowed("You cannot remove yourself: press **Leave** or **Cancel**.")
+            seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
+            return await self._save(table, replace(table, seats=seats))
+
     async def set_options(self, table_id: int, by_user: int, options: Mapping[str, Scalar]) -> Table:
         """Change a lobby's game options (host only); unnamed options keep their defaults."""
         async with self._lock(table_id):
@@ -352,11 +368,12 @@ class TableService:
             _check_start(table, by_user)
             rules = table.rules
             seed = secrets.randbits(63)
+            salt = commit.new_salt()
             try:
                 state = rules.setup(len(table.seats), table.options, seed)
             except BadOptions as exc:
                 raise BadTableOptions(str(exc)) from exc
-            playing = replace(table, status=TableStatus.PLAYING, seed=seed)
+            playing = replace(table, status=TableStatus.PLAYING, seed=seed, salt=salt)
             if thread_id is not None:
                 playing = replace(playing, thread_id=thread_id)
             update = await self._commit(
@@ -399,6 +416,7 @@ class TableService:
             update = await self._commit(
                 table, base, seat, transition, UpdateKind.MOVE, action, source="human"
             )
+            update = await self._play_forced(update)
             if reclaimed:
                 self._publish(Notice(NoticeKind.RECLAIMED, update.table, seat, user_id))
             self._after(update)
@@ -448,6 +466,16 @@ class TableService:
             saved = await self._save(table, new)
             self._publish(Notice(NoticeKind.RECLAIMED, saved, seat, user_id))
             return saved
+
+    async def hand_to_bot(self, table_id: int, seat: int, idle_since: float) -> Table:
+        """Hand a due seat to a bot now (a vote carried: tables/votes.py), unless its player
+        moved since `idle_since`; the player takes it back by playing a move, as after a timeout."""
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            info = table.seats[seat] if 0 <= seat < len(table.seats) else None
+            if info is None or info.is_bot or info.idle_since != idle_since or seat not in table.to_move:
+                raise NotAllowed("That player has played since: the vote is over.")
+            return await self._replace_seat(table, seat)
 
     async def abandon(self, table_id: int, by_user: int, is_manager: bool = False) -> Update:
         """End a game in progress without a result (host or server manager)."""
@@ -541,6 +569,10 @@ class TableService:
     async def tables_of_user(self, user_id: int, statuses: tuple[TableStatus, ...] = OPEN) -> list[Table]:
         """The tables where a user holds a seat, with one of `statuses`, oldest first."""
         return await self.store.find(statuses=statuses, user_id=user_id)
+
+    async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of a server's finished games, the latest to end first, and how many there are."""
+        return await self.store.finished_in_guild(guild_id, offset=offset, limit=limit)
 
     async def log(self, table_id: int) -> list[LoggedEvent]:
         """Every event of the game so far, in order (filter with Event.visible for a seat)."""
@@ -721,6 +753,46 @@ class TableService:
             outcome=outcome,
         )
 
+    async def _play_forced(self, update: Update, now: float | None = None) -> Update:
+        """Play every step that leaves a person nothing to decide, each recorded (source "auto").
+
+        Such a step is the next prompt (not optional) of the person who just moved, with a single
+        option: Diced Tomatoes' end of turn with no die and no karma left to use, the cell of
+        a Buttons roll that fits only one. A turn handed to someone else still waits for their
+        first click. The returned update holds `update` and those steps.
+        """
+        merged = update
+        for _ in range(MAX_FORCED_STEPS):
+            table = merged.table
+            prompt = next(
+                (
+                    p
+                    for p in table.prompts
+                    if p.seat == update.seat
+                    and len(p.options) == 1
+                    and not p.optional
+                    and not table.is_bot(p.seat)
+                ),
+                None,
+            )
+            if prompt is None:
+                break
+            action = prompt.options[0]
+            transition = table.rules.apply(table.state, prompt.seat, action)
+            step = await self._commit(
+                table, table, prompt.seat, transition, UpdateKind.MOVE, action, source="auto", now=now
+            )
+            awaited = {p.seat for p in step.prompts}
+            merged = replace(
+                step,
+                kind=merged.kind,
+                seat=merged.seat,
+                action=merged.action,
+                events=merged.events + step.events,
+                new_to_move=tuple(sorted((set(merged.new_to_move) | set(step.new_to_move)) & awaited)),
+            )
+        return merged
+
     def _after(self, update: Update) -> None:
         """Publish an update and let bots move next (called with the table's lock held)."""
         self._publish(update)
@@ -777,6 +849,7 @@ class TableService:
                     source="timeout",
                     now=now,
                 )
+                update = await self._play_forced(update, now)
                 self._publish(Notice(NoticeKind.TIMED_OUT, update.table, seat, info.user_id))
                 self._after(update)
                 return True
@@ -822,47 +895,48 @@ class TableService:
         delay = self._bot_pause(failures)
         try:
             while await self._sleep(delay):
-                moved: bool | None = True
                 try:
                     moved = await self._bot_move(table_id)
                 except NoSuchTable:
                     return
                 except (StoreUnavailable, StaleVersion) as exc:
                     failures += 1
+                    delay = self._bot_pause(failures)
                     log.warning(
                         "table %d: bot move not saved (%s); retry %d in %.1f s",
                         table_id,
                         type(exc).__name__,
                         failures,
-                        self._bot_pause(failures),
+                        delay,
                     )
+                    continue
                 except Exception:
                     failures += 1
-                    log.exception(
-                        "table %d: bot move failed; retry %d in %.1f s",
-                        table_id,
-                        failures,
-                        self._bot_pause(failures),
-                    )
-                else:
-                    if moved is None:
-                        return
-                    failures = 0
-                delay = self._bot_pause(failures)
-                if moved is False and failures == 0:
+                    delay = self._bot_pause(failures)
+                    log.exception("table %d: bot move failed; retry %d in %.1f s", table_id, failures, delay)
+                    continue
+                if moved is None:
+                    return
+                failures = 0
+                if moved is False:
                     # The table moved on while the bot thought: think again on the new state at once.
                     delay = 0.0
+                else:
+                    # The pause is for people to follow a bot: its turn is shown once, so its
+                    # steps after the first follow at once (see Presenter.show).
+                    continuing = any(p.seat == moved.seat for p in moved.prompts)
+                    delay = 0.0 if continuing else self._bot_pause(failures)
         finally:
             if self._bot_tasks.get(table_id) is asyncio.current_task():
                 del self._bot_tasks[table_id]
 
-    async def _bot_move(self, table_id: int) -> bool | None:
+    async def _bot_move(self, table_id: int) -> Update | Literal[False] | None:
         """Let one bot seat think on a snapshot without the lock, then play it if still asked.
 
         The others keep answering their simultaneous decisions meanwhile. The move is played
         only if the bot's decision is the one it thought about (the rule a human's board
         follows, `Table.shows_current_prompt`). Returns None when no bot must move, False when
-        the thought went stale (nothing played), True once the move is saved.
+        the thought went stale (nothing played), and the saved move's Update.
         """
         async with self._lock(table_id):
             seen = await self._load(table_id)
@@ -881,7 +955,7 @@ class TableService:
                 table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
             )
             self._publish(update)
-        return True
+        return update
 
     def _bot_pause(self, failures: int) -> float:
         """The wait before a bot's next try: its delay, or a capped backoff after failures."""
