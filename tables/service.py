@@ -9,10 +9,21 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from engine import commitment as commit
-from engine.core import DEFAULT_LEVEL, UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
+from engine.core import (
+    DEFAULT_LEVEL,
+    UNDO,
+    Action,
+    BadOptions,
+    EngineError,
+    Move,
+    Prompt,
+    Record,
+    Scalar,
+    Transition,
+)
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
 from tables.errors import (
@@ -881,51 +892,70 @@ class TableService:
     async def _run_bots(self, table_id: int) -> None:
         """Play the bot seats of a table until a human must move; retry failures while it is in play."""
         failures = 0
-        continuing = False
+        delay = self._bot_pause(failures)
         try:
-            while await self._sleep(0.0 if continuing and not failures else self._bot_pause(failures)):
-                async with self._lock(table_id):
-                    try:
-                        table = await self._load(table_id)
-                        prompt = next((p for p in table.prompts if table.is_bot(p.seat)), None)
-                        if prompt is None:
-                            return
-                        policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
-                        # A hard bot thinks for a good part of a second: off the event loop.
-                        action = await asyncio.to_thread(table.rules.bot_action, table.state, prompt, policy)
-                        transition = table.rules.apply(table.state, prompt.seat, action)
-                        update = await self._commit(
-                            table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
-                        )
-                    except NoSuchTable:
-                        return
-                    except (StoreUnavailable, StaleVersion) as exc:
-                        failures += 1
-                        log.warning(
-                            "table %d: bot move not saved (%s); retry %d in %.1f s",
-                            table_id,
-                            type(exc).__name__,
-                            failures,
-                            self._bot_pause(failures),
-                        )
-                        continue
-                    except Exception:
-                        failures += 1
-                        log.exception(
-                            "table %d: bot move failed; retry %d in %.1f s",
-                            table_id,
-                            failures,
-                            self._bot_pause(failures),
-                        )
-                        continue
-                    failures = 0
+            while await self._sleep(delay):
+                try:
+                    moved = await self._bot_move(table_id)
+                except NoSuchTable:
+                    return
+                except (StoreUnavailable, StaleVersion) as exc:
+                    failures += 1
+                    delay = self._bot_pause(failures)
+                    log.warning(
+                        "table %d: bot move not saved (%s); retry %d in %.1f s",
+                        table_id,
+                        type(exc).__name__,
+                        failures,
+                        delay,
+                    )
+                    continue
+                except Exception:
+                    failures += 1
+                    delay = self._bot_pause(failures)
+                    log.exception("table %d: bot move failed; retry %d in %.1f s", table_id, failures, delay)
+                    continue
+                if moved is None:
+                    return
+                failures = 0
+                if moved is False:
+                    # The table moved on while the bot thought: think again on the new state at once.
+                    delay = 0.0
+                else:
                     # The pause is for people to follow a bot: its turn is shown once, so its
                     # steps after the first follow at once (see Presenter.show).
-                    continuing = any(p.seat == prompt.seat for p in update.prompts)
-                    self._publish(update)
+                    continuing = any(p.seat == moved.seat for p in moved.prompts)
+                    delay = 0.0 if continuing else self._bot_pause(failures)
         finally:
             if self._bot_tasks.get(table_id) is asyncio.current_task():
                 del self._bot_tasks[table_id]
+
+    async def _bot_move(self, table_id: int) -> Update | Literal[False] | None:
+        """Let one bot seat think on a snapshot without the lock, then play it if still asked.
+
+        The others keep answering their simultaneous decisions meanwhile. The move is played
+        only if the bot's decision is the one it thought about (the rule a human's board
+        follows, `Table.shows_current_prompt`). Returns None when no bot must move, False when
+        the thought went stale (nothing played), and the saved move's Update.
+        """
+        async with self._lock(table_id):
+            seen = await self._load(table_id)
+            prompt = _bot_prompt(seen)
+            if prompt is None:
+                return None
+        policy = seen.seats[prompt.seat].bot or DEFAULT_LEVEL
+        # A hard bot thinks for up to a couple of seconds: off the event loop and off the lock.
+        action = await asyncio.to_thread(seen.rules.bot_action, seen.state, prompt, policy)
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            if not _still_asked(table, seen.version, prompt):
+                return False
+            transition = table.rules.apply(table.state, prompt.seat, action)
+            update = await self._commit(
+                table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
+            )
+            self._publish(update)
+        return update
 
     def _bot_pause(self, failures: int) -> float:
         """The wait before a bot's next try: its delay, or a capped backoff after failures."""
@@ -982,6 +1012,24 @@ class TableService:
             del self._deliverers[table_id]
             if not pending:
                 del self._outbox[table_id]
+
+
+def _bot_prompt(table: Table) -> Prompt | None:
+    """The first open decision of a bot seat, if the game is in play."""
+    if table.status is not TableStatus.PLAYING:
+        return None
+    return next((p for p in table.prompts if table.is_bot(p.seat)), None)
+
+
+def _still_asked(table: Table, version: int, prompt: Prompt) -> bool:
+    """Whether a bot that thought about `prompt` at `version` may still play its answer now."""
+    seat = prompt.seat
+    return (
+        table.status is TableStatus.PLAYING
+        and table.is_bot(seat)
+        and table.prompt_for(seat) == prompt
+        and table.shows_current_prompt(seat, version)
+    )
 
 
 def _wake(waker: asyncio.Future[None]) -> None:

@@ -158,7 +158,8 @@ def completes(state: TroyesState, seat: int, target: str, effect: str, chosen: S
     if groups.yield_of(state, target, effect, chosen) >= 1:
         return True
     room = groups.max_dice(target, effect) - len(chosen)
-    fitting = [d for d in state.dice if groups.die_fits(state, seat, target, effect, chosen, d)]
+    fits = groups.fitter(state, seat, target, effect)
+    fitting = [d for d in state.dice if fits(chosen, d)]
     if room <= 0 or not fitting:
         return False
     if groups.target_kind(target)[0] in ("building", "cathedral"):
@@ -167,11 +168,8 @@ def completes(state: TroyesState, seat: int, target: str, effect: str, chosen: S
     for size in range(1, room + 1):
         for combo in combinations(pool, size):
             group = [*chosen, *combo]
-            fits = all(
-                groups.die_fits(state, seat, target, effect, group[:i], group[i])
-                for i in range(len(chosen), len(group))
-            )
-            if fits and groups.yield_of(state, target, effect, group) >= 1:
+            valid = all(fits(group[:i], group[i]) for i in range(len(chosen), len(group)))
+            if valid and groups.yield_of(state, target, effect, group) >= 1:
                 return True
     return False
 

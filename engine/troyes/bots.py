@@ -29,6 +29,12 @@ INFLUENCE_CHARACTER = "C4"
 """Characters that count deniers and influence at the end (their ids in characters.json)."""
 DIE = 0.15
 """What keeping a die for another action is worth, in VP."""
+BUILDING_INCOME = 0.8
+"""What a citizen in a building is worth per round still to come (its die), in VP before wages."""
+CUBE = 0.4
+"""What a cube on an event is worth beyond its influence, in VP."""
+MODIFIER = 0.6
+"""What spending a delayed card's cube costs, in VP."""
 NOTHING = float("-inf")
 
 
@@ -162,24 +168,39 @@ def _expand(view: TroyesState, targets: Sequence[str]) -> list[str]:
 
 
 def _candidates(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> list[Die]:
-    fitting = [d for d in view.dice if d not in chosen and groups.die_fits(view, seat, target, effect, [], d)]
+    fits = groups.fitter(view, seat, target, effect)
+    fitting = [d for d in view.dice if d not in chosen and fits([], d)]
     # Keep the search small: own dice first, then the highest values.
     fitting.sort(key=lambda d: (d.owner != seat, -d.value, d.id))
     return fitting[:6]
 
 
 def _groups(view: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die]) -> list[list[Die]]:
+    """Every valid group that extends `chosen` by dice of the candidates, smallest first.
+
+    Grown die by die from valid prefixes only (a group is valid when each die fits the ones
+    before it), and listed in the order of `combinations`: by size, then by candidate order.
+    """
     size = groups.max_dice(target, effect)
+    fits = groups.fitter(view, seat, target, effect)
+    if not all(fits(chosen[:i], chosen[i]) for i in range(len(chosen))):
+        return []
     pool = _candidates(view, seat, target, effect, chosen)
-    found: list[list[Die]] = []
-    for extra in range(0 if chosen else 1, size - len(chosen) + 1):
-        for combo in combinations(pool, extra):
-            group = [*chosen, *combo]
-            if all(
-                groups.die_fits(view, seat, target, effect, group[:i], group[i]) for i in range(len(group))
-            ):
-                found.append(group)
-    return found
+    found: list[tuple[int, tuple[int, ...], list[Die]]] = []
+
+    def grow(group: list[Die], picked: tuple[int, ...]) -> None:
+        if group:
+            found.append((len(picked), picked, group))
+        if len(group) >= size:
+            return
+        for index in range(picked[-1] + 1 if picked else 0, len(pool)):
+            die = pool[index]
+            if fits(group, die):
+                grow([*group, die], (*picked, index))
+
+    grow(list(chosen), ())
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [group for _, _, group in found]
 
 
 def best_plan(
@@ -191,7 +212,7 @@ def best_plan(
         for card_id in ["", *usable_modifiers(view, seat, target)]:
             effect = activities()[card_id].effect if card_id else ""
             for group in _groups(view, seat, target, effect, []):
-                value = plan_value(view, seat, target, effect, group) - (0.6 if card_id else 0.0)
+                value = plan_value(view, seat, target, effect, group) - (MODIFIER if card_id else 0.0)
                 if best is None or value > best[0]:
                     best = (value, target, card_id, group)
     return best
@@ -335,7 +356,7 @@ def _race_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die])
 def _event_value(view: TroyesState, seat: int, index: int, cubes: int) -> float:
     slot = view.queue[index]
     card = events()[slot.id]
-    value = cubes * (_inf(view, seat) + 0.4)
+    value = cubes * (_inf(view, seat) + CUBE)
     after = [*slot.cubes, *([seat] * cubes)]
     if len(after) >= card.banners:
         value += rewards(after, card.vp).get(seat, 0) + (0.0 if card.permanent else 1.0 + card.black_dice)
@@ -359,10 +380,10 @@ def _cathedral_value(view: TroyesState, seat: int, values: Sequence[int]) -> flo
 def _building_value(view: TroyesState, seat: int, building: int, value: int) -> float:
     future = rounds_left(view)
     wage = board().buildings[building].wage
-    worth = future * (0.8 - wage * DENIER)
+    worth = future * (BUILDING_INCOME - wage * DENIER)
     _, expelled = entry_result(view, building, value)
     if expelled == seat:
-        worth -= future * (0.8 - wage * DENIER)
+        worth -= future * (BUILDING_INCOME - wage * DENIER)
     elif expelled is not None:
         worth += 0.2 * future
     return worth - _source_cost(view, seat, sources(view, seat, f"building:{building}"))

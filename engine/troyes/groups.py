@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.troyes.board import can_enter, cathedral_column_free
 from engine.troyes.data import activities, board, events
@@ -120,17 +120,31 @@ def die_fits(
     state: TroyesState, seat: int, target: str, effect: str, chosen: Sequence[Die], die: Die
 ) -> bool:
     """Whether `die` may join the chosen dice of a group (colour, size, Tithe, deniers)."""
-    if len(chosen) >= max_dice(target, effect) or die in chosen:
-        return False
+    return fitter(state, seat, target, effect)(chosen, die)
+
+
+def fitter(state: TroyesState, seat: int, target: str, effect: str) -> Callable[[Sequence[Die], Die], bool]:
+    """`die_fits` for one target and effect, its fixed parts worked out once (searches call it often)."""
+    size = max_dice(target, effect)
     colour = physical_colour(state, target, effect)
-    # None: the Pilgrimage without a colour-fixing cube, the one group that may mix colours.
-    if colour is not None and die.colour != colour:
-        return False
-    if effect == "tithe" and die.owner != seat and any(d.owner == die.owner for d in chosen):
-        return False
-    group = [*chosen, die]
-    cost = sum(price(seat, group, effect).values()) + hire_cost(state, seat, target)
-    return cost <= state.players[seat].deniers
+    tithe = effect == "tithe"
+    each = board().const("die_price")
+    budget = state.players[seat].deniers - hire_cost(state, seat, target)
+
+    def fits(chosen: Sequence[Die], die: Die) -> bool:
+        if len(chosen) >= size or die in chosen:
+            return False
+        # None: the Pilgrimage without a colour-fixing cube, the one group that may mix colours.
+        if colour is not None and die.colour != colour:
+            return False
+        if tithe:
+            # Tithe: bought dice cost nothing, but at most one die of each other owner.
+            return (die.owner == seat or all(d.owner != die.owner for d in chosen)) and budget >= 0
+        # Every bought die costs the die price times the group's size (see `price`).
+        bought = sum(1 for d in chosen if d.owner != seat) + (die.owner != seat)
+        return bought * each * (len(chosen) + 1) <= budget
+
+    return fits
 
 
 def yield_of(state: TroyesState, target: str, effect: str, dice: Sequence[Die]) -> int:

@@ -7,10 +7,9 @@ from types import MappingProxyType
 
 from engine.core import Action, Bot, Event, OptionSpec, Outcome, Prompt, Rules, Scalar, rank
 from engine.rng import Rng
-from engine.search import MonteCarloBot
 from engine.troyes import actions, text
 from engine.troyes.bots import GreedyBot, RandomTroyesBot, easy_bot
-from engine.troyes.hard import determinize, evaluate, shortlist
+from engine.troyes.hard import SearchBot
 from engine.troyes.kinds import HIDDEN, Phase
 from engine.troyes.scoring import breakdown
 from engine.troyes.setup import new_game
@@ -84,25 +83,15 @@ class TroyesRules(Rules[TroyesState]):
 
 RULES = TroyesRules()
 
-HARD_SAMPLES = 4
-"""Sampled worlds per searched turn option (the same ones for every option)."""
+HARD_BUDGET = 1.0
+"""Seconds of wall clock a hard bot may think about one turn (it stops at the next playout)."""
 
 BOTS: Mapping[str, Bot[TroyesState]] = MappingProxyType(
     {
         "random": RandomTroyesBot(),
         "easy": easy_bot(),
         "normal": GreedyBot(),
-        "hard": MonteCarloBot(
-            RULES,
-            GreedyBot(tinker=False),
-            shortlist=shortlist,
-            evaluate=evaluate,
-            # The playouts run in a sampled world of the seat's own making: nothing left to hide.
-            seen=lambda state, seat: state,
-            determinize=determinize,
-            samples=HARD_SAMPLES,
-            handovers=2,  # the rest of its own action, then the next player's whole turn
-        ),
+        "hard": SearchBot(budget=HARD_BUDGET),
     }
 )
 """The bot policies by name (stateless, so one of each serves every game)."""

@@ -6,7 +6,7 @@ from engine.core import LEVELS, Action
 from engine.rng import Rng
 from engine.troyes import RULES, TroyesState
 from engine.troyes.bots import plan_value
-from engine.troyes.hard import determinize, evaluate
+from engine.troyes.hard import SearchBot, determinize, evaluate, shortlist
 from engine.troyes.kinds import HIDDEN, Phase, StepKind
 from engine.troyes.state import Die, Step
 from tests.engine.troyes.helpers import W, Y, add_dice, table, target
@@ -123,14 +123,29 @@ def test_a_determinized_world_hides_nothing_and_keeps_what_the_seat_knows() -> N
     assert abs(sum(evaluate(world, seat) for seat in range(3))) < 1e-9
 
 
+def searched(state: TroyesState, bot: SearchBot) -> Action:
+    """What `bot` plays from the view of the seat to decide now."""
+    prompt = RULES.prompts(state)[0]
+    return bot.choose(RULES.view(state, prompt.seat), prompt, Rng.from_seed(state.version, prompt.seat))
+
+
 def test_the_hard_bot_plays_from_its_seat_view_only() -> None:
     state, _ = procession_table()
     other = state.copy()
     other.players[1].vp = 30
     other.players[1].characters = list(reversed(other.players[1].characters))
+    # No time bound here: a loaded machine must not cut one search shorter than the other.
+    bot = SearchBot(budget=600.0)
+    assert searched(state, bot) == searched(other, bot)
+    assert searched(state, bot) in RULES.prompts(state)[0].options
+
+
+def test_the_hard_bot_out_of_time_plays_the_normal_choice() -> None:
+    state, _ = procession_table()
+    add_dice(state, 0, Y, 1, 1, 1)
     prompt = RULES.prompts(state)[0]
-    assert RULES.bot_action(state, prompt, "hard") == RULES.bot_action(other, prompt, "hard")
-    assert RULES.bot_action(state, prompt, "hard") in prompt.options
+    assert len(shortlist(RULES.view(state, 0), prompt)) > 1, "nothing to search"
+    assert searched(state, SearchBot(budget=0.0)) == choose(state, "normal")
 
 
 def test_a_hard_bot_finishes_a_game_with_legal_moves() -> None:
