@@ -11,7 +11,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
-from engine.core import DEFAULT_LEVEL, UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
+from engine.core import (
+    DEFAULT_LEVEL,
+    UNDO,
+    Action,
+    BadOptions,
+    EngineError,
+    Move,
+    Record,
+    Scalar,
+    Transition,
+    advance,
+)
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
 from tables.errors import (
@@ -533,12 +544,19 @@ class TableService:
 
     async def log(self, table_id: int) -> list[LoggedEvent]:
         """Every event of the game so far, in order (filter with Event.visible for a seat)."""
-        await self._load(table_id)
-        return [
-            LoggedEvent(row.version, row.seat, event)
-            for row in await self.store.actions(table_id)
-            for event in row.events
-        ]
+        table = await self._load(table_id)
+        rows = await self.store.actions(table_id)
+        if all(row.events_kept for row in rows):
+            return [LoggedEvent(row.version, row.seat, event) for row in rows for event in row.events]
+        # A game that ended keeps its moves only: they give the same events again from the seed.
+        rules = table.rules
+        assert table.seed is not None
+        history = [rules.setup(len(table.seats), table.options, table.seed)]
+        logged: list[LoggedEvent] = []
+        for row in rows:
+            history, events = advance(rules, history, row.seat, row.action)
+            logged.extend(LoggedEvent(row.version, row.seat, event) for event in events)
+        return logged
 
     async def record(self, table_id: int) -> Record:
         """The game's record (seed, options, moves with undos) for engine.core.replay."""

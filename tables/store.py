@@ -6,11 +6,11 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -23,6 +23,8 @@ from tables.errors import DatabaseProblem, StoreOpenError, StorePaused, StoreUna
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, seats and the action log.
@@ -107,6 +109,41 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE before IS NOT NULL AND json_type(before, '$.two_dice_2p') IS NULL
         AND table_id IN (SELECT id FROM tables WHERE game = 'buttons');
     """,
+    # 5: undo snapshots apart from the permanent log (deleted once past their use), and a log
+    # rewritten without them, its pages full; games that ended keep their moves, not their
+    # events (replaying the moves from the seed gives them again).
+    """
+    CREATE TABLE undo_states (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    INSERT INTO undo_states (table_id, seq, state)
+        SELECT table_id, seq, before FROM actions
+        WHERE before IS NOT NULL AND undone = 0
+        AND table_id IN (SELECT id FROM tables WHERE status = 'playing');
+    CREATE TABLE actions_log (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        events TEXT,
+        created_at REAL NOT NULL,
+        source TEXT NOT NULL DEFAULT 'human',
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, seq)
+    );
+    INSERT INTO actions_log (table_id, seq, version, seat, action, events, created_at, source, undone)
+        SELECT table_id, seq, version, seat, action,
+            CASE WHEN table_id IN (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))
+                THEN events END,
+            created_at, source, undone
+        FROM actions ORDER BY table_id, seq;
+    DROP TABLE actions;
+    ALTER TABLE actions_log RENAME TO actions;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 
@@ -159,6 +196,8 @@ class ActionRow:
     undone: bool = False
     before: str | None = None
     """Snapshot of the state it was played on, kept while undo may return to it."""
+    events_kept: bool = True
+    """False once the game ended: its events are no longer stored (a replay gives them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,42 +405,85 @@ class Store:
             log.warning("database %s works again (after: %s); games go on", self.path, self._fault)
             self._fault = None
 
+    # -- one trip to the database thread ---------------------------------------
+
+    async def _on_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run `fn(connection, *args)` on aiosqlite's worker thread: a whole unit of work in one trip."""
+        # aiosqlite runs each of its own calls by queueing a function for its thread with
+        # Connection._execute (0.22); it has no public name for that, so it is used here.
+        db = cast(Any, self._db)
+        return cast(_T, await db._execute(fn, db._conn, *args))
+
+    async def _write(self, unit: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run `unit` inside BEGIN IMMEDIATE ... COMMIT in one trip to the database thread.
+
+        Rolled back on any error; database errors become StoreUnavailable. While another
+        process holds the write lock, the retry waits here with the connection lock released.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_wait
+        pause = 0.005
+        while True:
+            async with self._lock:
+                try:
+                    result: _T = await self._on_thread(_in_transaction, unit, self.path)
+                except _Busy as busy:
+                    if loop.time() >= deadline:
+                        raise self._failure(busy.error) from busy.error
+                except sqlite3.Error as exc:
+                    raise self._failure(exc) from exc
+                else:
+                    self._recovered()
+                    return result
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+    async def _read(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run the reads of `fn(connection, *args)` in one trip; database errors become StoreUnavailable."""
+        async with self._lock:
+            try:
+                return await self._on_thread(fn, *args)
+            except sqlite3.Error as exc:
+                raise self._failure(exc) from exc
+
     # -- writes --------------------------------------------------------------
 
     async def insert_table(self, table: Table) -> Table:
         """Store a new table (its id is ignored) and return it with its id."""
-        async with self.transaction() as db:
-            done = await _run(
-                db,
+        row = (
+            table.game,
+            table.guild_id,
+            table.channel_id,
+            table.thread_id,
+            table.lobby_message_id,
+            table.board_message_id,
+            table.host_id,
+            table.status.value,
+            _dumps(dict(table.options)),
+            table.seed,
+            None if table.state is None else table.rules.encode(table.state),
+            table.version,
+            table.created_at,
+            table.updated_at,
+            _dumps(table.timing.to_json()),
+            table.revision,
+            *_board_columns(table),
+        )
+
+        def unit(conn: sqlite3.Connection) -> int:
+            table_id = conn.execute(
                 "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
                 "board_message_id, host_id, status, options, seed, state, version, created_at, "
                 "updated_at, timing, revision, board_version, board_movers, board_posting, board_retired) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.game,
-                    table.guild_id,
-                    table.channel_id,
-                    table.thread_id,
-                    table.lobby_message_id,
-                    table.board_message_id,
-                    table.host_id,
-                    table.status.value,
-                    json.dumps(dict(table.options), sort_keys=True),
-                    table.seed,
-                    None if table.state is None else table.rules.encode(table.state),
-                    table.version,
-                    table.created_at,
-                    table.updated_at,
-                    json.dumps(table.timing.to_json()),
-                    table.revision,
-                    *_board_columns(table),
-                ),
-            )
-            table_id = done.lastrowid
+                row,
+            ).lastrowid
             assert table_id is not None
-            await self._write_seats(db, table_id, table.seats)
-            await self._write_deadlines(db, table_id, table.deadlines)
-        return _with_id(table, table_id)
+            self._write_seats(conn, table_id, table.seats)
+            self._write_deadlines(conn, table_id, table.deadlines)
+            return table_id
+
+        return _with_id(table, await self._write(unit))
 
     async def save(
         self,
@@ -417,100 +499,103 @@ class Store:
 
         The write is guarded by `WHERE id = ? AND version = ? AND revision = ?`: if another
         writer got there first nothing is written. `new.revision` must be `old.revision + 1`.
-        `snapshot` is `new.state` already encoded, if the caller has it.
+        `snapshot` is `new.state` already encoded, if the caller has it. Everything is encoded
+        here first, then written in one trip to the database thread. A game that ends drops
+        its undo snapshots and its logged events (the moves stay: replaying them from the
+        seed gives the events again, see `Store.actions`).
         """
-        try:
-            async with self.transaction() as db:
-                if not await self._update_table(db, old, new, snapshot):
-                    raise _Stale
-                await self._write_log(db, new, append, mark_undone, drop_undo_snapshots)
-                if new.seats != old.seats:
-                    await self._write_seats(db, new.id, new.seats)
-                if new.deadlines != old.deadlines:
-                    await self._write_deadlines(db, new.id, new.deadlines)
-        except _Stale:
-            return False
-        return True
-
-    async def _write_log(
-        self,
-        db: aiosqlite.Connection,
-        new: Table,
-        append: Sequence[NewAction],
-        mark_undone: int | None,
-        drop_undo_snapshots: bool,
-    ) -> None:
-        if drop_undo_snapshots:
-            await _run(
-                db, "UPDATE actions SET before = NULL WHERE table_id = ? AND before IS NOT NULL", (new.id,)
-            )
-        if mark_undone is not None:
-            await _run(
-                db,
-                "UPDATE actions SET undone = 1, before = NULL WHERE table_id = ? AND seq = ?",
-                (new.id, mark_undone),
-            )
-        if append:
-            await self._append_actions(db, new.id, append)
-
-    async def _update_table(
-        self, db: aiosqlite.Connection, old: Table, new: Table, snapshot: str | None = None
-    ) -> bool:
         if snapshot is None and new.state is not None:
             snapshot = new.rules.encode(new.state)
-        done = await _run(
-            db,
-            "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
-            "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
-            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ? "
-            "WHERE id = ? AND version = ? AND revision = ?",
-            (
+        plan = _SavePlan(
+            table_id=old.id,
+            table_row=(
                 new.thread_id,
                 new.lobby_message_id,
                 new.board_message_id,
                 new.host_id,
                 new.status.value,
-                json.dumps(dict(new.options), sort_keys=True),
+                _dumps(dict(new.options)),
                 new.seed,
                 snapshot,
                 new.version,
                 new.updated_at,
-                json.dumps(new.timing.to_json()),
+                _dumps(new.timing.to_json()),
                 new.revision,
                 *_board_columns(new),
                 old.id,
                 old.version,
                 old.revision,
             ),
-        )
-        return done.rowcount == 1
-
-    async def _append_actions(
-        self, db: aiosqlite.Connection, table_id: int, entries: Iterable[NewAction]
-    ) -> None:
-        for entry in entries:
-            await _run(
-                db,
-                "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source, "
-                "before) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ? "
-                "FROM actions WHERE table_id = ?",
+            actions=tuple(
                 (
-                    table_id,
                     entry.version,
                     entry.seat,
-                    json.dumps(entry.action.to_json(), sort_keys=True),
-                    json.dumps([event_to_json(e) for e in entry.events], sort_keys=True),
+                    _dumps(entry.action.to_json()),
+                    _events_json(entry.events),
                     entry.created_at,
                     entry.source,
                     entry.before,
-                    table_id,
-                ),
-            )
+                )
+                for entry in append
+            ),
+            mark_undone=mark_undone,
+            drop_undo=drop_undo_snapshots or not new.status.is_open,
+            compact=not new.status.is_open and new.seed is not None,
+            seats=new.seats if new.seats != old.seats else None,
+            deadlines=new.deadlines if new.deadlines != old.deadlines else None,
+        )
+        try:
+            await self._write(lambda conn: self._apply_save(conn, plan))
+        except _Stale:
+            return False
+        return True
 
-    async def _write_seats(self, db: aiosqlite.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
-        await _run(db, "DELETE FROM seats WHERE table_id = ?", (table_id,))
-        await _run_many(
-            db,
+    def _apply_save(self, conn: sqlite3.Connection, plan: _SavePlan) -> None:
+        """The statements of one save, on the database thread inside its transaction."""
+        table_id = plan.table_id
+        done = conn.execute(
+            "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
+            "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
+            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ? "
+            "WHERE id = ? AND version = ? AND revision = ?",
+            plan.table_row,
+        )
+        if done.rowcount != 1:
+            raise _Stale
+        if plan.drop_undo:
+            conn.execute("DELETE FROM undo_states WHERE table_id = ?", (table_id,))
+        if plan.mark_undone is not None:
+            conn.execute(
+                "UPDATE actions SET undone = 1 WHERE table_id = ? AND seq = ?", (table_id, plan.mark_undone)
+            )
+            conn.execute(
+                "DELETE FROM undo_states WHERE table_id = ? AND seq = ?", (table_id, plan.mark_undone)
+            )
+        for version, seat, action, events, created_at, source, before in plan.actions:
+            seq = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?", (table_id,)
+            ).fetchone()[0]
+            conn.execute(
+                "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, seq, version, seat, action, None if plan.compact else events, created_at, source),
+            )
+            if before is not None and not plan.compact:
+                conn.execute(
+                    "INSERT INTO undo_states (table_id, seq, state) VALUES (?, ?, ?)", (table_id, seq, before)
+                )
+        if plan.compact:
+            conn.execute(
+                "UPDATE actions SET events = NULL WHERE table_id = ? AND events IS NOT NULL", (table_id,)
+            )
+        if plan.seats is not None:
+            self._write_seats(conn, table_id, plan.seats)
+        if plan.deadlines is not None:
+            self._write_deadlines(conn, table_id, plan.deadlines)
+
+    def _write_seats(self, conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
+        conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        conn.executemany(
             "INSERT INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, prompt_version) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -519,45 +604,41 @@ class Store:
             ],
         )
 
-    async def _write_deadlines(
-        self, db: aiosqlite.Connection, table_id: int, deadlines: Sequence[Deadline]
+    def _write_deadlines(
+        self, conn: sqlite3.Connection, table_id: int, deadlines: Sequence[Deadline]
     ) -> None:
-        await _run(db, "DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-        await _run_many(
-            db,
+        conn.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+        conn.executemany(
             "INSERT INTO deadlines (table_id, seat, kind, due_at, count) VALUES (?, ?, ?, ?, ?)",
             [(table_id, d.seat, d.kind.value, d.due_at, d.count) for d in deadlines],
         )
 
     async def save_board(self, table: Table) -> None:
         """Write only what the table's board message shows (no version guard: the game is untouched)."""
-        async with self.transaction() as db:
-            await _run(
-                db,
+        row = (table.board_message_id, *_board_columns(table), table.id)
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "UPDATE tables SET board_message_id = ?, board_version = ?, board_movers = ?, "
                 "board_posting = ?, board_retired = ? WHERE id = ?",
-                (table.board_message_id, *_board_columns(table), table.id),
+                row,
             )
+
+        await self._write(unit)
 
     # -- reads ---------------------------------------------------------------
 
     async def boards_behind(self) -> list[int]:
         """Ids of the games (in play or just finished) whose board is not known to be up to date."""
-        async with (
-            self.reading() as db,
-            db.execute(f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id") as cur,
-        ):
-            rows = await cur.fetchall()
+        rows = await self._read(_fetch_all, f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id", ())
         return [int(row[0]) for row in rows]
 
     async def load(self, table_id: int) -> Table | None:
         """The stored table, or None."""
-        async with self.reading() as db:
-            async with db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                return None
-            return await self._build(db, row)
+        found = await self._read(
+            _fetch_tables, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        )
+        return _build(*found[0]) if found else None
 
     async def find(
         self,
@@ -580,76 +661,71 @@ class Store:
             clauses.append("id IN (SELECT table_id FROM seats WHERE user_id = ?)")
             params.append(user_id)
         query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {' AND '.join(clauses)} ORDER BY id"
-        async with self.reading() as db:
-            async with db.execute(query, params) as cur:
-                rows = await cur.fetchall()
-            tables = []
-            for row in rows:
-                try:
-                    tables.append(await self._build(db, row))
-                except TableError as exc:
-                    # One unreadable table must not hide the others (or stop the start-up).
-                    log.error("table %s skipped: %s", row[0], exc)
-            return tables
+        tables = []
+        for found in await self._read(_fetch_tables, query, params):
+            try:
+                tables.append(_build(*found))
+            except TableError as exc:
+                # One unreadable table must not hide the others (or stop the start-up).
+                log.error("table %s skipped: %s", found[0][0], exc)
+        return tables
 
     async def due(self, now: float) -> list[tuple[int, Deadline]]:
         """Every armed clock due at `now`, earliest first, as (table id, deadline)."""
-        async with (
-            self.reading() as db,
-            db.execute(
-                "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
-                "ORDER BY due_at, table_id, seat",
-                (now,),
-            ) as cur,
-        ):
-            rows = await cur.fetchall()
+        rows = await self._read(
+            _fetch_all,
+            "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
+            "ORDER BY due_at, table_id, seat",
+            (now,),
+        )
         return [(int(r[0]), Deadline(int(r[1]), DeadlineKind(r[2]), float(r[3]), int(r[4]))) for r in rows]
 
     async def next_due(self) -> float | None:
         """When the earliest armed clock is due, if any."""
-        async with self.reading() as db, db.execute("SELECT MIN(due_at) FROM deadlines") as cur:
-            row = await cur.fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        rows = await self._read(_fetch_all, "SELECT MIN(due_at) FROM deadlines", ())
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def actions(self, table_id: int) -> list[ActionRow]:
-        """A table's whole action log, in order (undo entries and undone moves included)."""
-        async with (
-            self.reading() as db,
-            db.execute(
-                "SELECT seq, version, seat, action, events, source, created_at, undone, before "
-                "FROM actions WHERE table_id = ? ORDER BY seq",
-                (table_id,),
-            ) as cur,
-        ):
-            rows = await cur.fetchall()
+        """A table's whole action log, in order (undo entries and undone moves included).
+
+        A game that ended keeps its moves but not their events (`ActionRow.events_kept` is
+        False): replaying the moves from the seed gives them again (TableService.log does).
+        """
+        rows = await self._read(
+            _fetch_all,
+            "SELECT a.seq, a.version, a.seat, a.action, a.events, a.source, a.created_at, a.undone, u.state "
+            "FROM actions a LEFT JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
+            "WHERE a.table_id = ? ORDER BY a.seq",
+            (table_id,),
+        )
         return [
             ActionRow(
                 seq=int(r[0]),
                 version=int(r[1]),
                 seat=int(r[2]),
                 action=Action.from_json(json.loads(r[3])),
-                events=tuple(event_from_json(e) for e in json.loads(r[4])),
+                events=() if r[4] is None else tuple(event_from_json(e) for e in json.loads(r[4])),
                 source=str(r[5]),
                 created_at=float(r[6]),
                 undone=bool(r[7]),
                 before=r[8],
+                events_kept=r[4] is not None,
             )
             for r in rows
         ]
 
     async def undo_target(self, table_id: int) -> ActionRow | None:
         """The latest move not yet taken back, if its undo snapshot is still kept."""
-        async with (
-            self.reading() as db,
-            db.execute(
-                "SELECT seq, version, seat, action, source, created_at, before FROM actions "
-                "WHERE table_id = ? AND undone = 0 AND before IS NOT NULL ORDER BY seq DESC LIMIT 1",
-                (table_id,),
-            ) as cur,
-        ):
-            r = await cur.fetchone()
-        if r is None:
+        rows = await self._read(
+            _fetch_all,
+            "SELECT a.seq, a.version, a.seat, a.action, a.source, a.created_at, u.state FROM actions a "
+            "JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
+            "WHERE a.table_id = ? AND a.undone = 0 ORDER BY a.seq DESC LIMIT 1",
+            (table_id,),
+        )
+        if not rows:
             return None
+        r = rows[0]
         return ActionRow(
             seq=int(r[0]),
             version=int(r[1]),
@@ -661,65 +737,147 @@ class Store:
             before=r[6],
         )
 
-    async def _build(self, db: aiosqlite.Connection, row: Sequence[Any]) -> Table:
-        table_id = int(row[0])
-        async with db.execute(
+
+def _in_transaction(conn: sqlite3.Connection, unit: Callable[[sqlite3.Connection], _T], path: str) -> _T:
+    """BEGIN IMMEDIATE, `unit`, COMMIT on the database thread; rolled back on any error."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        if _is_busy(exc):
+            raise _Busy(exc) from exc
+        raise
+    try:
+        result = unit(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        # After a disk-full or I/O error SQLite may have rolled back already.
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error as rollback:
+                log.warning("database %s: rollback failed: %s", path, rollback)
+        raise
+    return result
+
+
+def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Any]:
+    return conn.execute(sql, params).fetchall()
+
+
+_TableRows = tuple[Sequence[Any], list[Any], list[Any]]
+"""A table's row with its seat rows and clock rows, as read."""
+
+
+def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[_TableRows]:
+    """The rows of the tables `sql` selects, each with its seats and clocks."""
+    found = []
+    for row in conn.execute(sql, params).fetchall():
+        seats = conn.execute(
             "SELECT user_id, bot, name, replaced, idle_since, prompt_version FROM seats "
             "WHERE table_id = ? ORDER BY seat",
-            (table_id,),
-        ) as cur:
-            seat_rows = await cur.fetchall()
-        async with db.execute(
+            (row[0],),
+        ).fetchall()
+        deadlines = conn.execute(
             "SELECT seat, kind, due_at, count FROM deadlines WHERE table_id = ? ORDER BY seat, kind",
-            (table_id,),
-        ) as cur:
-            deadline_rows = await cur.fetchall()
-        game = str(row[1])
-        state = None
-        if row[11] is not None:
-            try:
-                state = get_rules(game).decode(row[11])
-            except (EngineUnknownGame, ModuleNotFoundError) as exc:
-                raise TableError(f"The game {game!r} is not installed here.") from exc
-            except (KeyError, TypeError, ValueError) as exc:
-                raise TableError("This game's saved position cannot be read.") from exc
-        return Table(
-            id=table_id,
-            game=game,
-            guild_id=int(row[2]),
-            channel_id=int(row[3]),
-            thread_id=row[4],
-            lobby_message_id=row[5],
-            board_message_id=row[6],
-            host_id=int(row[7]),
-            status=TableStatus(row[8]),
-            options=json.loads(row[9]),
-            seed=row[10],
-            state=state,
-            version=int(row[12]),
-            created_at=float(row[13]),
-            updated_at=float(row[14]),
-            timing=Timing.from_json(json.loads(row[15])),
-            revision=int(row[16]),
-            board_version=row[17],
-            board_movers=tuple(int(seat) for seat in json.loads(row[18])),
-            board_posting=row[19],
-            board_retired=tuple(int(message) for message in json.loads(row[20])),
-            seats=tuple(
-                SeatInfo(
-                    user_id=s[0],
-                    bot=s[1],
-                    name=str(s[2]),
-                    replaced=bool(s[3]),
-                    idle_since=s[4],
-                    prompt_version=int(s[5]),
-                )
-                for s in seat_rows
-            ),
-            deadlines=tuple(
-                Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
-            ),
-        )
+            (row[0],),
+        ).fetchall()
+        found.append((row, seats, deadlines))
+    return found
+
+
+def _build(row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence[Any]) -> Table:
+    table_id = int(row[0])
+    game = str(row[1])
+    state = None
+    if row[11] is not None:
+        try:
+            state = get_rules(game).decode(row[11])
+        except (EngineUnknownGame, ModuleNotFoundError) as exc:
+            raise TableError(f"The game {game!r} is not installed here.") from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TableError("This game's saved position cannot be read.") from exc
+    return Table(
+        id=table_id,
+        game=game,
+        guild_id=int(row[2]),
+        channel_id=int(row[3]),
+        thread_id=row[4],
+        lobby_message_id=row[5],
+        board_message_id=row[6],
+        host_id=int(row[7]),
+        status=TableStatus(row[8]),
+        options=json.loads(row[9]),
+        seed=row[10],
+        state=state,
+        version=int(row[12]),
+        created_at=float(row[13]),
+        updated_at=float(row[14]),
+        timing=Timing.from_json(json.loads(row[15])),
+        revision=int(row[16]),
+        board_version=row[17],
+        board_movers=tuple(int(seat) for seat in json.loads(row[18])),
+        board_posting=row[19],
+        board_retired=tuple(int(message) for message in json.loads(row[20])),
+        seats=tuple(
+            SeatInfo(
+                user_id=s[0],
+                bot=s[1],
+                name=str(s[2]),
+                replaced=bool(s[3]),
+                idle_since=s[4],
+                prompt_version=int(s[5]),
+            )
+            for s in seat_rows
+        ),
+        deadlines=tuple(
+            Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _SavePlan:
+    """One save, every value encoded: what `Store._apply_save` writes on the database thread."""
+
+    table_id: int
+    table_row: tuple[Any, ...]
+    """The UPDATE's values, ending with the guard (id, old version, old revision)."""
+    actions: tuple[tuple[Any, ...], ...]
+    """(version, seat, action, events, created_at, source, undo snapshot or None) per new entry."""
+    mark_undone: int | None
+    drop_undo: bool
+    compact: bool
+    """The game ended: its log keeps the moves, not their events."""
+    seats: Sequence[SeatInfo] | None
+    deadlines: Sequence[Deadline] | None
+
+
+class _Busy(Exception):
+    """BEGIN IMMEDIATE found another connection writing: worth waiting for, unlocked."""
+
+    def __init__(self, error: sqlite3.Error) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON, keys sorted."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _events_json(events: Iterable[Event]) -> str:
+    """The logged events, without the fields that hold their default (see `event_from_json`)."""
+    compact: list[dict[str, JSON]] = []
+    for event in events:
+        entry: dict[str, JSON] = {"kind": event.kind}
+        if event.data:
+            entry["data"] = dict(event.data)
+        if event.visible_to is not None:
+            entry["visible_to"] = sorted(event.visible_to)
+        if event.checkpoint:
+            entry["checkpoint"] = True
+        compact.append(entry)
+    return _dumps(compact)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,102 @@
+"""Bytes on disk of one finished game, played through the table service into a fresh SQLite file.
+
+Run by hand: .venv/bin/python bench/bench_storage.py [--game troyes] [--players 4] [--bot greedy]
+
+Every seat is a "human" whose clicks are chosen by a bot policy and sent through
+`TableService.act`, so the log holds what a real game writes (undo snapshots while they
+live, events, the final snapshot). Reported: the file after `VACUUM` (every page full, no
+free list: the bytes the game needs), the file before it (pages as the game left them, WAL
+checkpointed), and the payload bytes per table and column (`length()` of each value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.games import GAME_MODULES
+from tables import Store, TableService, TableStatus
+
+
+async def play(path: Path, game: str, players: int, bot: str) -> tuple[int, int]:
+    """Play one game to its end; return its table id and the number of actions."""
+    service = TableService(await Store.open(path), bot_delay=0, clock_loop=False)
+    host = 1000
+    table = await service.create(game, 1, 1, host, "P0")
+    for seat in range(1, players):
+        await service.join(table.id, host + seat, f"P{seat}")
+    table = (await service.start_game(table.id, host, thread_id=5)).table
+    actions = 0
+    while table.status is TableStatus.PLAYING:
+        prompt = table.prompts[0]
+        action = table.rules.bot_action(table.state, prompt, bot)
+        user = table.seats[prompt.seat].user_id
+        assert user is not None
+        table = (await service.act(table.id, user, table.version, action)).table
+        actions += 1
+    await service.close()
+    return table.id, actions
+
+
+def payload(path: Path) -> list[tuple[str, str, int]]:
+    """(table, column, bytes) of every text column, largest first."""
+    sizes = []
+    with sqlite3.connect(path) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for name in tables:
+            if name.startswith("sqlite_"):
+                continue
+            for column in db.execute(f"PRAGMA table_info({name})"):
+                total = db.execute(f"SELECT COALESCE(SUM(LENGTH({column[1]})), 0) FROM {name}").fetchone()[0]
+                if total:
+                    sizes.append((name, str(column[1]), int(total)))
+    db.close()
+    return sorted(sizes, key=lambda item: -item[2])
+
+
+def file_bytes(path: Path) -> int:
+    """Size of the database file, its WAL checkpointed into it first."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return path.stat().st_size
+
+
+def vacuumed_bytes(path: Path) -> int:
+    """Size of the database file after VACUUM."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("VACUUM")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return path.stat().st_size
+
+
+async def main(game: str, players: int, bot: str) -> None:
+    """Play, measure and print."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.db"
+        table_id, actions = await play(path, game, players, bot)
+        before = file_bytes(path)
+        columns = payload(path)
+        after = vacuumed_bytes(path)
+    print(f"{game}, {players} players ({bot} clicks), {actions} actions, table {table_id}")
+    print(f"file as left by the game (WAL checkpointed): {before / 1000:8.1f} KB")
+    print(f"file after VACUUM:                           {after / 1000:8.1f} KB")
+    print("payload by column (bytes):")
+    for name, column, size in columns[:8]:
+        print(f"  {name}.{column:<12} {size:>10,}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="troyes", choices=sorted(GAME_MODULES))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bot", default="greedy")
+    args = parser.parse_args()
+    asyncio.run(main(args.game, args.players, args.bot))
