@@ -53,6 +53,12 @@ EXIT_DATABASE = {
 }
 
 DRAIN_SECONDS = 10.0
+SWITCH_INTERVAL = 0.001
+"""How often, in seconds, Python hands the interpreter lock to a waiting thread (its default: 0.005).
+
+The database thread lets go of the lock at each SQLite statement and must win it back from
+the threads that draw boards and think for bots; at 5 ms a turn a save took ~100 ms under
+load (bench/bench_commits.py)."""
 INTERACTION_TASK_PREFIXES = (
     "CommandTree-invoker",
     "discord-ui-dynamic-item-",
@@ -319,6 +325,7 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return EXIT_SETTINGS
     setup_logging(settings.log_level_number)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:

@@ -424,27 +424,40 @@ class Store:
         deadline = loop.time() + self.busy_wait
         pause = 0.005
         while True:
-            async with self._lock:
-                try:
-                    result: _T = await self._on_thread(_in_transaction, unit, self.path)
-                except _Busy as busy:
-                    if loop.time() >= deadline:
-                        raise self._failure(busy.error) from busy.error
-                except sqlite3.Error as exc:
-                    raise self._failure(exc) from exc
-                else:
-                    self._recovered()
-                    return result
+            await self._between_transactions()
+            try:
+                result: _T = await self._on_thread(_in_transaction, unit, self.path)
+            except _Busy as busy:
+                if loop.time() >= deadline:
+                    raise self._failure(busy.error) from busy.error
+            except sqlite3.Error as exc:
+                raise self._failure(exc) from exc
+            else:
+                self._recovered()
+                return result
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.1)
 
     async def _read(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run the reads of `fn(connection, *args)` in one trip; database errors become StoreUnavailable."""
-        async with self._lock:
-            try:
-                return await self._on_thread(fn, *args)
-            except sqlite3.Error as exc:
-                raise self._failure(exc) from exc
+        await self._between_transactions()
+        try:
+            return await self._on_thread(fn, *args)
+        except sqlite3.Error as exc:
+            raise self._failure(exc) from exc
+
+    async def _between_transactions(self) -> None:
+        """Wait while a `transaction()` or `reading()` block holds the connection across awaits.
+
+        A one-trip unit takes no lock of its own: the database thread runs the queued units
+        one after the other, each whole, so it can only interleave with a block that spans
+        several trips. Holding a lock across the trip would add a turn of the event loop per
+        save to every save queued behind it (a convoy under load).
+        """
+        while self._lock.locked():
+            async with self._lock:
+                pass
+        # No await from here to the queueing of the unit: no block can begin in between.
 
     # -- writes --------------------------------------------------------------
 
@@ -572,17 +585,25 @@ class Store:
                 "DELETE FROM undo_states WHERE table_id = ? AND seq = ?", (table_id, plan.mark_undone)
             )
         for version, seat, action, events, created_at, source, before in plan.actions:
-            seq = conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?", (table_id,)
-            ).fetchone()[0]
             conn.execute(
                 "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, seq, version, seat, action, None if plan.compact else events, created_at, source),
+                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM actions WHERE table_id = ?",
+                (
+                    table_id,
+                    version,
+                    seat,
+                    action,
+                    None if plan.compact else events,
+                    created_at,
+                    source,
+                    table_id,
+                ),
             )
             if before is not None and not plan.compact:
                 conn.execute(
-                    "INSERT INTO undo_states (table_id, seq, state) VALUES (?, ?, ?)", (table_id, seq, before)
+                    "INSERT INTO undo_states (table_id, seq, state) "
+                    "SELECT ?, MAX(seq), ? FROM actions WHERE table_id = ?",
+                    (table_id, before, table_id),
                 )
         if plan.compact:
             conn.execute(
@@ -593,25 +614,33 @@ class Store:
         if plan.deadlines is not None:
             self._write_deadlines(conn, table_id, plan.deadlines)
 
+    # Each statement lets go of the interpreter lock while SQLite runs it, and the database
+    # thread must win the lock back from the drawing and bot threads: few statements, then,
+    # one multi-row INSERT rather than one per row.
+
     def _write_seats(self, conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
-        conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        conn.executemany(
-            "INSERT INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, prompt_version) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
+        conn.execute("DELETE FROM seats WHERE table_id = ? AND seat >= ?", (table_id, len(seats)))
+        if seats:
+            rows = [
                 (table_id, i, s.user_id, s.bot, s.name, int(s.replaced), s.idle_since, s.prompt_version)
                 for i, s in enumerate(seats)
-            ],
-        )
+            ]
+            conn.execute(
+                "INSERT OR REPLACE INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, "
+                f"prompt_version) VALUES {_placeholders(len(rows), 8)}",
+                [value for row in rows for value in row],
+            )
 
     def _write_deadlines(
         self, conn: sqlite3.Connection, table_id: int, deadlines: Sequence[Deadline]
     ) -> None:
         conn.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-        conn.executemany(
-            "INSERT INTO deadlines (table_id, seat, kind, due_at, count) VALUES (?, ?, ?, ?, ?)",
-            [(table_id, d.seat, d.kind.value, d.due_at, d.count) for d in deadlines],
-        )
+        if deadlines:
+            conn.execute(
+                "INSERT INTO deadlines (table_id, seat, kind, due_at, count) "
+                f"VALUES {_placeholders(len(deadlines), 5)}",
+                [value for d in deadlines for value in (table_id, d.seat, d.kind.value, d.due_at, d.count)],
+            )
 
     async def save_board(self, table: Table) -> None:
         """Write only what the table's board message shows (no version guard: the game is untouched)."""
@@ -858,6 +887,12 @@ class _Busy(Exception):
     def __init__(self, error: sqlite3.Error) -> None:
         super().__init__(str(error))
         self.error = error
+
+
+def _placeholders(rows: int, columns: int) -> str:
+    """`(?, ?), (?, ?)` for a multi-row INSERT."""
+    row = f"({', '.join('?' * columns)})"
+    return ", ".join([row] * rows)
 
 
 def _dumps(value: Any) -> str:
