@@ -137,15 +137,25 @@ class TableService:
         self._clock_task: asyncio.Task[None] | None = None
         self._sleepers: set[asyncio.Future[None]] = set()
         self._closed = False
+        self._started = False
 
     # -- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop)."""
-        for table in await self.store.find(statuses=(TableStatus.PLAYING,)):
-            async with self._lock(table.id):
-                # A move committed since the read above is already cached and newer.
-                self._kick_bots(self._cache.setdefault(table.id, table))
+        """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop).
+
+        Only those games are loaded now; every other one is loaded on its first use (a click,
+        a command, a clock, the board keeper), so start-up takes the same time however many
+        games are stored.
+        """
+        self._started = True
+        for table_id in await self.store.bot_to_move():
+            async with self._lock(table_id):
+                try:
+                    self._kick_bots(await self._load(table_id))
+                except TableError as exc:
+                    # One unreadable table must not stop the start-up.
+                    log.error("table %d skipped: %s", table_id, exc)
         if self.clock_loop and self._clock_task is None:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="tables-clock")
 
@@ -580,7 +590,11 @@ class TableService:
             raise NoSuchTable()
         if table.status.is_open:
             # A writer that committed meanwhile has already put the newer table here.
-            return self._cache.setdefault(table_id, table)
+            cached = self._cache.setdefault(table_id, table)
+            if cached is table and self._started:
+                # First use since start-up: its bots resume, as the games loaded at start did.
+                self._kick_bots(table)
+            return cached
         return table
 
     async def _lobby(self, table_id: int) -> Table:

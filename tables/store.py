@@ -111,7 +111,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 5: undo snapshots apart from the permanent log (deleted once past their use), and a log
     # rewritten without them, its pages full; games that ended keep their moves, not their
-    # events (replaying the moves from the seed gives them again).
+    # events (replaying the moves from the seed gives them again). Games waiting on a bot are
+    # marked, so start-up loads only those (games in play with a bot seat, at first).
     """
     CREATE TABLE undo_states (
         table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
@@ -143,6 +144,10 @@ MIGRATIONS: tuple[str, ...] = (
         FROM actions ORDER BY table_id, seq;
     DROP TABLE actions;
     ALTER TABLE actions_log RENAME TO actions;
+    ALTER TABLE tables ADD COLUMN bot_to_move INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET bot_to_move = 1
+        WHERE status = 'playing' AND id IN (SELECT table_id FROM seats WHERE bot IS NOT NULL);
+    CREATE INDEX tables_with_bot_to_move ON tables (id) WHERE bot_to_move = 1;
     """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
@@ -535,6 +540,7 @@ class Store:
                 _dumps(new.timing.to_json()),
                 new.revision,
                 *_board_columns(new),
+                int(any(new.is_bot(prompt.seat) for prompt in new.prompts)),
                 old.id,
                 old.version,
                 old.revision,
@@ -569,8 +575,8 @@ class Store:
         done = conn.execute(
             "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
             "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
-            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ? "
-            "WHERE id = ? AND version = ? AND revision = ?",
+            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ?, "
+            "bot_to_move = ? WHERE id = ? AND version = ? AND revision = ?",
             plan.table_row,
         )
         if done.rowcount != 1:
@@ -660,6 +666,13 @@ class Store:
     async def boards_behind(self) -> list[int]:
         """Ids of the games (in play or just finished) whose board is not known to be up to date."""
         rows = await self._read(_fetch_all, f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id", ())
+        return [int(row[0]) for row in rows]
+
+    async def bot_to_move(self) -> list[int]:
+        """Ids of the games in play where a bot must move (as of their last save)."""
+        rows = await self._read(
+            _fetch_all, "SELECT id FROM tables WHERE bot_to_move = 1 AND status = 'playing' ORDER BY id", ()
+        )
         return [int(row[0]) for row in rows]
 
     async def load(self, table_id: int) -> Table | None:
