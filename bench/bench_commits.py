@@ -1,6 +1,7 @@
 """Commit time under load: many tables saving at once into one SQLite file, through the service.
 
-Run by hand: .venv/bin/python bench/bench_commits.py [--tables 100] [--seconds 20] [--pace 3] [--no-draw] [--ref main]
+Run by hand: .venv/bin/python bench/bench_commits.py [--tables 100] [--seconds 20] [--pace 3] [--no-draw]
+    [--ref main]
 
 Each table is a game whose seats are all "humans"; a task per table clicks a random legal
 option through `TableService.act`, draws the new board in a thread as the presenter does
