@@ -28,8 +28,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(1, str(HERE))
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+if __name__ == "__main__":
+    # Run as a script: this tree's code. Imported by --ref: the other tree's, first on the path.
+    sys.path.insert(0, str(HERE.parent))
 
 from refs import checkout  # noqa: E402
 from timing import spread  # noqa: E402
@@ -100,6 +103,7 @@ def measure_ref(ref: str, argv: list[str]) -> dict[str, Any]:
     with checkout(ref) as tree:
         code = (
             f"import sys, json, asyncio; sys.path[:0] = [{str(tree)!r}, {str(HERE)!r}]; "
+            "import tables; assert tables.__file__.startswith(sys.path[0]), tables.__file__; "
             "import bench_commits as b; print(json.dumps(asyncio.run(b.measure_args(sys.argv[1:]))))"
         )
         done = subprocess.run(

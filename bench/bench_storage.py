@@ -5,14 +5,17 @@ Run by hand: .venv/bin/python bench/bench_storage.py [--game troyes] [--players 
 Every seat is a "human" whose clicks are chosen by a bot policy and sent through
 `TableService.act`, so the log holds what a real game writes (undo snapshots while they
 live, events, the final snapshot). Reported: the file after `VACUUM` (every page full, no
-free list: the bytes the game needs), the file before it (pages as the game left them, WAL
-checkpointed), and the payload bytes per table and column (`length()` of each value).
+free list: the bytes the game needs), less an empty database's (one page per table and
+index), the file before it (pages as the game left them, WAL checkpointed; free pages are
+reused by the next games), the payload bytes per table and column (`length()` of each
+value), and the stored record checked by engine.verify (replayed from the seed).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sqlite3
 import sys
 import tempfile
@@ -20,7 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import recordfile
 from engine.games import GAME_MODULES
+from engine.verify import verify
 from tables import Store, TableService, TableStatus
 
 
@@ -77,17 +82,36 @@ def vacuumed_bytes(path: Path) -> int:
     return path.stat().st_size
 
 
+async def verified(path: Path, table_id: int) -> str:
+    """Check the stored record of the game with engine.verify (seed revealed): its verdict."""
+    service = TableService(await Store.open(path), clock_loop=False)
+    try:
+        record = await service.record(table_id)
+    finally:
+        await service.close()
+    document = json.loads(recordfile.dumps(recordfile.build(record, "00" * 32, reveal=True)))
+    found = verify(document)
+    return f"{found.moves} moves replayed and checked, {found.result}"
+
+
 async def main(game: str, players: int, bot: str) -> None:
     """Play, measure and print."""
     with tempfile.TemporaryDirectory() as folder:
+        empty = Path(folder) / "empty.db"
+        await (await Store.open(empty)).close()
+        baseline = vacuumed_bytes(empty)
         path = Path(folder) / "game.db"
         table_id, actions = await play(path, game, players, bot)
         before = file_bytes(path)
         columns = payload(path)
         after = vacuumed_bytes(path)
+        verdict = await verified(path, table_id)
     print(f"{game}, {players} players ({bot} clicks), {actions} actions, table {table_id}")
     print(f"file as left by the game (WAL checkpointed): {before / 1000:8.1f} KB")
     print(f"file after VACUUM:                           {after / 1000:8.1f} KB")
+    print(f"  of which the empty schema (VACUUMed):      {baseline / 1000:8.1f} KB")
+    print(f"  the game's own pages:                      {(after - baseline) / 1000:8.1f} KB")
+    print(f"record after compaction: {verdict}")
     print("payload by column (bytes):")
     for name, column, size in columns[:8]:
         print(f"  {name}.{column:<12} {size:>10,}")

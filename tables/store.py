@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import zlib
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -110,9 +111,10 @@ MIGRATIONS: tuple[str, ...] = (
         AND table_id IN (SELECT id FROM tables WHERE game = 'buttons');
     """,
     # 5: undo snapshots apart from the permanent log (deleted once past their use), and a log
-    # rewritten without them, its pages full; games that ended keep their moves, not their
-    # events (replaying the moves from the seed gives them again). Games waiting on a bot are
-    # marked, so start-up loads only those (games in play with a bot seat, at first).
+    # rewritten without them, its pages full. A game that ended keeps its moves packed in one
+    # row (packed_logs.moves: JSON, or zlib-compressed JSON as later games are written), not
+    # their events: replaying the moves from the seed gives them again. Games waiting on a
+    # bot are marked, so start-up loads only those (games in play with a bot seat, at first).
     """
     CREATE TABLE undo_states (
         table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
@@ -124,24 +126,35 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT table_id, seq, before FROM actions
         WHERE before IS NOT NULL AND undone = 0
         AND table_id IN (SELECT id FROM tables WHERE status = 'playing');
+    CREATE TABLE packed_logs (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+        moves BLOB NOT NULL
+    );
+    INSERT INTO packed_logs (table_id, moves)
+        SELECT table_id,
+            json_group_array(json_array(seq, version, seat, json(action), source, created_at, undone))
+        FROM (
+            SELECT * FROM actions
+            WHERE table_id IN (SELECT id FROM tables WHERE status NOT IN ('lobby', 'playing'))
+            ORDER BY table_id, seq
+        )
+        GROUP BY table_id;
     CREATE TABLE actions_log (
         table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
         seq INTEGER NOT NULL,
         version INTEGER NOT NULL,
         seat INTEGER NOT NULL,
         action TEXT NOT NULL,
-        events TEXT,
+        events TEXT NOT NULL,
         created_at REAL NOT NULL,
         source TEXT NOT NULL DEFAULT 'human',
         undone INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (table_id, seq)
     );
     INSERT INTO actions_log (table_id, seq, version, seat, action, events, created_at, source, undone)
-        SELECT table_id, seq, version, seat, action,
-            CASE WHEN table_id IN (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))
-                THEN events END,
-            created_at, source, undone
-        FROM actions ORDER BY table_id, seq;
+        SELECT table_id, seq, version, seat, action, events, created_at, source, undone FROM actions
+        WHERE table_id IN (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))
+        ORDER BY table_id, seq;
     DROP TABLE actions;
     ALTER TABLE actions_log RENAME TO actions;
     ALTER TABLE tables ADD COLUMN bot_to_move INTEGER NOT NULL DEFAULT 0;
@@ -594,16 +607,7 @@ class Store:
             conn.execute(
                 "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source) "
                 "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM actions WHERE table_id = ?",
-                (
-                    table_id,
-                    version,
-                    seat,
-                    action,
-                    None if plan.compact else events,
-                    created_at,
-                    source,
-                    table_id,
-                ),
+                (table_id, version, seat, action, events, created_at, source, table_id),
             )
             if before is not None and not plan.compact:
                 conn.execute(
@@ -612,9 +616,7 @@ class Store:
                     (table_id, before, table_id),
                 )
         if plan.compact:
-            conn.execute(
-                "UPDATE actions SET events = NULL WHERE table_id = ? AND events IS NOT NULL", (table_id,)
-            )
+            _pack_log(conn, table_id)
         if plan.seats is not None:
             self._write_seats(conn, table_id, plan.seats)
         if plan.deadlines is not None:
@@ -733,25 +735,34 @@ class Store:
         A game that ended keeps its moves but not their events (`ActionRow.events_kept` is
         False): replaying the moves from the seed gives them again (TableService.log does).
         """
-        rows = await self._read(
-            _fetch_all,
-            "SELECT a.seq, a.version, a.seat, a.action, a.events, a.source, a.created_at, a.undone, u.state "
-            "FROM actions a LEFT JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
-            "WHERE a.table_id = ? ORDER BY a.seq",
-            (table_id,),
-        )
+        rows, packed = await self._read(_fetch_log, table_id)
+        if packed is not None:
+            text = zlib.decompress(packed).decode() if isinstance(packed, bytes) else str(packed)
+            return [
+                ActionRow(
+                    seq=int(m[0]),
+                    version=int(m[1]),
+                    seat=int(m[2]),
+                    action=Action.from_json(m[3]),
+                    events=(),
+                    source=str(m[4]),
+                    created_at=float(m[5]),
+                    undone=bool(m[6]),
+                    events_kept=False,
+                )
+                for m in sorted(json.loads(text), key=lambda m: int(m[0]))
+            ]
         return [
             ActionRow(
                 seq=int(r[0]),
                 version=int(r[1]),
                 seat=int(r[2]),
                 action=Action.from_json(json.loads(r[3])),
-                events=() if r[4] is None else tuple(event_from_json(e) for e in json.loads(r[4])),
+                events=tuple(event_from_json(e) for e in json.loads(r[4])),
                 source=str(r[5]),
                 created_at=float(r[6]),
                 undone=bool(r[7]),
                 before=r[8],
-                events_kept=r[4] is not None,
             )
             for r in rows
         ]
@@ -800,6 +811,36 @@ def _in_transaction(conn: sqlite3.Connection, unit: Callable[[sqlite3.Connection
                 log.warning("database %s: rollback failed: %s", path, rollback)
         raise
     return result
+
+
+def _pack_log(conn: sqlite3.Connection, table_id: int) -> None:
+    """Move a game's log into one compressed row of packed_logs: its moves, without their events."""
+    rows = conn.execute(
+        "SELECT seq, version, seat, action, source, created_at, undone FROM actions "
+        "WHERE table_id = ? ORDER BY seq",
+        (table_id,),
+    ).fetchall()
+    # The action column is JSON already: spliced in as it is.
+    text = ",".join(f"[{r[0]},{r[1]},{r[2]},{r[3]},{json.dumps(r[4])},{r[5]!r},{r[6]}]" for r in rows)
+    conn.execute(
+        "INSERT OR REPLACE INTO packed_logs (table_id, moves) VALUES (?, ?)",
+        (table_id, zlib.compress(f"[{text}]".encode(), 9)),
+    )
+    conn.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+
+
+def _fetch_log(conn: sqlite3.Connection, table_id: int) -> tuple[list[Any], bytes | str | None]:
+    """A table's log rows (with their undo snapshots), or its packed moves once the game ended."""
+    packed = conn.execute("SELECT moves FROM packed_logs WHERE table_id = ?", (table_id,)).fetchone()
+    if packed is not None:
+        return [], packed[0]
+    rows = conn.execute(
+        "SELECT a.seq, a.version, a.seat, a.action, a.events, a.source, a.created_at, a.undone, u.state "
+        "FROM actions a LEFT JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
+        "WHERE a.table_id = ? ORDER BY a.seq",
+        (table_id,),
+    ).fetchall()
+    return rows, None
 
 
 def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -889,7 +930,7 @@ class _SavePlan:
     mark_undone: int | None
     drop_undo: bool
     compact: bool
-    """The game ended: its log keeps the moves, not their events."""
+    """The game ended: its log is packed (moves kept, not their events)."""
     seats: Sequence[SeatInfo] | None
     deadlines: Sequence[Deadline] | None
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import zlib
 from pathlib import Path
 
 from tables.store import MIGRATIONS
@@ -33,7 +35,7 @@ def copy_into_schema(source: Path, target: Path, version: int) -> None:
         if "before" in _columns(old, "main", "actions"):
             old.execute(
                 f"INSERT INTO main.actions ({', '.join(sorted(kept))}, events, before) "
-                f"SELECT {listed}, COALESCE(a.events, '[]'), u.state FROM new.actions a "
+                f"SELECT {listed}, a.events, u.state FROM new.actions a "
                 "LEFT JOIN new.undo_states u ON u.table_id = a.table_id AND u.seq = a.seq"
             )
         else:
@@ -41,6 +43,18 @@ def copy_into_schema(source: Path, target: Path, version: int) -> None:
                 f"INSERT INTO main.actions ({', '.join(sorted(kept))}, events) "
                 f"SELECT {listed}, a.events FROM new.actions a"
             )
+        if "before" in _columns(old, "main", "actions"):
+            # Games that ended: their packed moves back as log rows (events as written then: none kept).
+            for table_id, packed in old.execute("SELECT table_id, moves FROM new.packed_logs").fetchall():
+                text = zlib.decompress(packed).decode() if isinstance(packed, bytes) else packed
+                old.executemany(
+                    "INSERT INTO main.actions (table_id, seq, version, seat, action, events, source, "
+                    "created_at, undone) VALUES (?, ?, ?, ?, ?, '[]', ?, ?, ?)",
+                    [
+                        (table_id, m[0], m[1], m[2], json.dumps(m[3]), m[4], m[5], m[6])
+                        for m in json.loads(text)
+                    ],
+                )
         old.execute("DETACH DATABASE new")
     finally:
         old.close()

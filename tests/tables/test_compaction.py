@@ -61,10 +61,12 @@ async def test_a_finished_game_keeps_its_moves_and_its_record_replays_and_verifi
     final = await service.get(table.id)
     assert final.status is TableStatus.FINISHED
 
-    # Compacted: the moves stay, their events and every undo snapshot are gone.
-    rows = raw_rows(db_path, "SELECT action, events FROM actions WHERE table_id = ?", table.id)
-    assert rows and all(events is None for _, events in rows)
+    # Compacted: the moves are packed in one row; their events and every undo snapshot are gone.
+    assert raw_rows(db_path, "SELECT * FROM actions WHERE table_id = ?", table.id) == []
     assert raw_rows(db_path, "SELECT * FROM undo_states WHERE table_id = ?", table.id) == []
+    assert len(raw_rows(db_path, "SELECT moves FROM packed_logs WHERE table_id = ?", table.id)) == 1
+    rows = await service.store.actions(table.id)
+    assert rows and not any(row.events_kept or row.events for row in rows)
 
     # The log gives the events every player was sent, replayed from the seed.
     sent = [e for u in recorder.updates if u.kind is not UpdateKind.START for e in u.events]
@@ -97,9 +99,9 @@ async def test_a_database_of_the_previous_schema_keeps_its_games_undoable_and_re
     try:
         assert await service.store.schema_version() == SCHEMA_VERSION
         assert raw_rows(older, "SELECT table_id, seq FROM undo_states") == [(playing.id, 1)]
-        assert raw_rows(
-            older, "SELECT COUNT(*) FROM actions WHERE events IS NOT NULL AND table_id = ?", finished.id
-        ) == [(0,)]
+        assert raw_rows(older, "SELECT COUNT(*) FROM actions WHERE table_id = ?", finished.id) == [(0,)]
+        assert len(raw_rows(older, "SELECT moves FROM packed_logs WHERE table_id = ?", finished.id)) == 1
+
         assert await service.log(finished.id) == finished_log
         undone = await service.undo(playing.id, HOST, 1)
         assert undone.table.state.stride == 0
