@@ -432,11 +432,12 @@ class Store:
         db = cast(Any, self._db)
         return cast(_T, await db._execute(fn, db._conn, *args))
 
-    async def _write(self, unit: Callable[[sqlite3.Connection], _T]) -> _T:
+    async def _write(self, unit: Callable[[sqlite3.Connection], _T], *, one_statement: bool = False) -> _T:
         """Run `unit` inside BEGIN IMMEDIATE ... COMMIT in one trip to the database thread.
 
         Rolled back on any error; database errors become StoreUnavailable. While another
         process holds the write lock, the retry waits here with the connection lock released.
+        A unit of `one_statement` runs without BEGIN and COMMIT: SQLite makes it a transaction.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.busy_wait
@@ -444,7 +445,8 @@ class Store:
         while True:
             await self._between_transactions()
             try:
-                result: _T = await self._on_thread(_in_transaction, unit, self.path)
+                run = _as_statement if one_statement else _in_transaction
+                result: _T = await self._on_thread(run, unit, self.path)
             except _Busy as busy:
                 if loop.time() >= deadline:
                     raise self._failure(busy.error) from busy.error
@@ -510,7 +512,7 @@ class Store:
                 row,
             ).lastrowid
             assert table_id is not None
-            self._write_seats(conn, table_id, table.seats)
+            self._write_seats(conn, table_id, table.seats, False)
             self._write_deadlines(conn, table_id, table.deadlines)
             return table_id
 
@@ -574,6 +576,7 @@ class Store:
             drop_undo=drop_undo_snapshots or not new.status.is_open,
             compact=not new.status.is_open and new.seed is not None,
             seats=new.seats if new.seats != old.seats else None,
+            fewer_seats=len(new.seats) < len(old.seats),
             deadlines=new.deadlines if new.deadlines != old.deadlines else None,
         )
         try:
@@ -618,7 +621,7 @@ class Store:
         if plan.compact:
             _pack_log(conn, table_id)
         if plan.seats is not None:
-            self._write_seats(conn, table_id, plan.seats)
+            self._write_seats(conn, table_id, plan.seats, plan.fewer_seats)
         if plan.deadlines is not None:
             self._write_deadlines(conn, table_id, plan.deadlines)
 
@@ -626,8 +629,12 @@ class Store:
     # thread must win the lock back from the drawing and bot threads: few statements, then,
     # one multi-row INSERT rather than one per row.
 
-    def _write_seats(self, conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
-        conn.execute("DELETE FROM seats WHERE table_id = ? AND seat >= ?", (table_id, len(seats)))
+    def _write_seats(
+        self, conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatInfo], fewer: bool
+    ) -> None:
+        """Write the seats over the stored ones (`fewer`: the table has fewer seats than stored)."""
+        if fewer:
+            conn.execute("DELETE FROM seats WHERE table_id = ? AND seat >= ?", (table_id, len(seats)))
         if seats:
             rows = [
                 (table_id, i, s.user_id, s.bot, s.name, int(s.replaced), s.idle_since, s.prompt_version)
@@ -661,7 +668,7 @@ class Store:
                 row,
             )
 
-        await self._write(unit)
+        await self._write(unit, one_statement=True)
 
     # -- reads ---------------------------------------------------------------
 
@@ -789,6 +796,16 @@ class Store:
             created_at=float(r[5]),
             before=r[6],
         )
+
+
+def _as_statement(conn: sqlite3.Connection, unit: Callable[[sqlite3.Connection], _T], path: str) -> _T:
+    """A one-statement `unit` on the database thread, a transaction of its own (autocommit)."""
+    try:
+        return unit(conn)
+    except sqlite3.Error as exc:
+        if _is_busy(exc) and not conn.in_transaction:
+            raise _Busy(exc) from exc
+        raise
 
 
 def _in_transaction(conn: sqlite3.Connection, unit: Callable[[sqlite3.Connection], _T], path: str) -> _T:
@@ -932,6 +949,7 @@ class _SavePlan:
     compact: bool
     """The game ended: its log is packed (moves kept, not their events)."""
     seats: Sequence[SeatInfo] | None
+    fewer_seats: bool
     deadlines: Sequence[Deadline] | None
 
 
