@@ -110,7 +110,36 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE before IS NOT NULL AND json_type(before, '$.two_dice_2p') IS NULL
         AND table_id IN (SELECT id FROM tables WHERE game = 'buttons');
     """,
-    # 5: undo snapshots apart from the permanent log (deleted once past their use), and a log
+    # 5: the secret salt hashed with each game's seed into the commitment its first board shows.
+    # Games begun before get one now: their commitment appears from the next board on.
+    """
+    CREATE TABLE IF NOT EXISTS seed_salts (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+        salt TEXT NOT NULL
+    );
+    INSERT OR IGNORE INTO seed_salts (table_id, salt)
+        SELECT id, lower(hex(randomblob(32))) FROM tables WHERE seed IS NOT NULL;
+    """,
+    # 6: votes to hand a long-due seat to a bot (tables/votes.py), and clocks for chores done
+    # after a game, such as archiving its thread a day after the final scores (tables/chores.py).
+    """
+    CREATE TABLE IF NOT EXISTS seat_votes (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        voter_id INTEGER NOT NULL,
+        idle_since REAL NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat, voter_id)
+    );
+    CREATE TABLE IF NOT EXISTS table_chores (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (table_id, kind)
+    );
+    CREATE INDEX IF NOT EXISTS table_chores_by_due ON table_chores (due_at);
+    """,
+    # 7: undo snapshots apart from the permanent log (deleted once past their use), and a log
     # rewritten without them, its pages full. A game that ended keeps its moves packed in one
     # row (packed_logs.moves: JSON, or zlib-compressed JSON as later games are written), not
     # their events: replaying the moves from the seed gives them again. Games waiting on a
@@ -577,6 +606,7 @@ class Store:
             compact=not new.status.is_open and new.seed is not None,
             seats=new.seats if new.seats != old.seats else None,
             fewer_seats=len(new.seats) < len(old.seats),
+            salt=new.salt if new.salt is not None and new.salt != old.salt else None,
             deadlines=new.deadlines if new.deadlines != old.deadlines else None,
         )
         try:
@@ -624,6 +654,10 @@ class Store:
             self._write_seats(conn, table_id, plan.seats, plan.fewer_seats)
         if plan.deadlines is not None:
             self._write_deadlines(conn, table_id, plan.deadlines)
+        if plan.salt is not None:
+            conn.execute(
+                "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)", (table_id, plan.salt)
+            )
 
     # Each statement lets go of the interpreter lock while SQLite runs it, and the database
     # thread must win the lock back from the drawing and bot threads: few statements, then,
@@ -690,6 +724,17 @@ class Store:
             _fetch_tables, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
         )
         return _build(*found[0]) if found else None
+
+    async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of a server's finished games, the latest to end first, and how many there are."""
+        where = "guild_id = ? AND status = 'finished'"
+        counted = await self._read(_fetch_all, f"SELECT COUNT(*) FROM tables WHERE {where}", (guild_id,))
+        query = (
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {where} "
+            "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+        )
+        found = await self._read(_fetch_tables, query, (guild_id, limit, offset))
+        return [_build(*rows) for rows in found], int(counted[0][0]) if counted else 0
 
     async def find(
         self,
@@ -864,12 +909,12 @@ def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> lis
     return conn.execute(sql, params).fetchall()
 
 
-_TableRows = tuple[Sequence[Any], list[Any], list[Any]]
-"""A table's row with its seat rows and clock rows, as read."""
+_TableRows = tuple[Sequence[Any], list[Any], list[Any], str | None]
+"""A table's row with its seat rows, clock rows and seed salt, as read."""
 
 
 def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[_TableRows]:
-    """The rows of the tables `sql` selects, each with its seats and clocks."""
+    """The rows of the tables `sql` selects, each with its seats, clocks and seed salt."""
     found = []
     for row in conn.execute(sql, params).fetchall():
         seats = conn.execute(
@@ -881,11 +926,14 @@ def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> 
             "SELECT seat, kind, due_at, count FROM deadlines WHERE table_id = ? ORDER BY seat, kind",
             (row[0],),
         ).fetchall()
-        found.append((row, seats, deadlines))
+        salt = conn.execute("SELECT salt FROM seed_salts WHERE table_id = ?", (row[0],)).fetchone()
+        found.append((row, seats, deadlines, None if salt is None else str(salt[0])))
     return found
 
 
-def _build(row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence[Any]) -> Table:
+def _build(
+    row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence[Any], salt: str | None
+) -> Table:
     table_id = int(row[0])
     game = str(row[1])
     state = None
@@ -932,6 +980,7 @@ def _build(row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence
         deadlines=tuple(
             Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
         ),
+        salt=salt,
     )
 
 
@@ -950,6 +999,8 @@ class _SavePlan:
     """The game ended: its log is packed (moves kept, not their events)."""
     seats: Sequence[SeatInfo] | None
     fewer_seats: bool
+    salt: str | None
+    """The seed's salt, when it is new."""
     deadlines: Sequence[Deadline] | None
 
 
