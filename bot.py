@@ -53,6 +53,17 @@ EXIT_DATABASE = {
 }
 
 DRAIN_SECONDS = 10.0
+GUILD_READY_TIMEOUT = 0.5
+"""How long discord.py waits after the last server's GUILD_CREATE before READY (its default: 2 s).
+
+Discord sends them in a burst right after READY; a server that comes later is still added
+to the cache when it arrives (discord.py's state.py, `_delay_ready`)."""
+SWITCH_INTERVAL = 0.001
+"""How often, in seconds, Python hands the interpreter lock to a waiting thread (its default: 0.005).
+
+The database thread lets go of the lock at each SQLite statement and must win it back from
+the threads that draw boards and think for bots; at 5 ms a turn a save took ~100 ms under
+load (bench/bench_commits.py)."""
 INTERACTION_TASK_PREFIXES = (
     "CommandTree-invoker",
     "discord-ui-dynamic-item-",
@@ -73,6 +84,7 @@ class MeepleBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("guild_ready_timeout", GUILD_READY_TIMEOUT)
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
         )
@@ -319,6 +331,7 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return EXIT_SETTINGS
     setup_logging(settings.log_level_number)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:

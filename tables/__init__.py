@@ -43,7 +43,8 @@ The board outbox (what the board message shows, stored with the game; no revisio
                                                  (Table.board_behind says it of one table)
     pause(seconds) -> bool                      sleep unless the service closes (False then)
 Queries: get(table_id), tables_in_channel(channel_id), table_for_thread(thread_id),
-    tables_of_user(user_id), log(table_id) -> list[LoggedEvent], record(table_id) -> Record
+    tables_of_user(user_id), log(table_id) -> list[LoggedEvent], record(table_id) -> Record,
+    actions(table_id) -> list[ActionRow] (the log with its events, replayed once packed)
 Clocks: run_due(now=None) fires due reminders, timeouts and seat replacements (tests drive
     it with a fake clock); idle() waits until bots and listeners are done (tests).
 

@@ -16,11 +16,12 @@ import argparse
 import asyncio
 import itertools
 import os
+import sqlite3
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 
-import aiosqlite
 from openskill.models import PlackettLuce
 
 from engine.core import DEFAULT_LEVEL
@@ -112,7 +113,7 @@ def rate(rows: Sequence[ResultRow], current: Mapping[int, Rating]) -> list[Chang
 # -- in the database ---------------------------------------------------------------
 
 
-async def rate_game(db: aiosqlite.Connection, rows: Sequence[ResultRow]) -> list[Change]:
+def rate_game(db: sqlite3.Connection, rows: Sequence[ResultRow]) -> list[Change]:
     """Move the ratings of one game's people, inside the transaction that wrote its results."""
     if not is_rated(rows):
         return []
@@ -120,22 +121,22 @@ async def rate_game(db: aiosqlite.Connection, rows: Sequence[ResultRow]) -> list
     current = {}
     for row in rows:
         if row.user_id is not None:
-            found = await rating_of(db, guild_id, game, row.user_id)
+            found = rating_of(db, guild_id, game, row.user_id)
             if found is not None:
                 current[row.user_id] = found
     changes = rate(rows, current)
-    await _write(db, changes)
+    _write(db, changes)
     return changes
 
 
-async def rebuild(db: aiosqlite.Connection) -> tuple[int, int]:
+def rebuild(db: sqlite3.Connection) -> tuple[int, int]:
     """Recompute every rating from the stored results, in their recorded order; return (games, people)."""
-    await _exec(db, "DELETE FROM rating_history")
-    await _exec(db, "DELETE FROM ratings")
+    _exec(db, "DELETE FROM rating_history")
+    _exec(db, "DELETE FROM ratings")
     current: dict[tuple[int, str, int], Rating] = {}
     changes: list[Change] = []
     games = 0
-    for _, group in itertools.groupby(await all_results(db), key=lambda row: row.table_id):
+    for _, group in itertools.groupby(all_results(db), key=lambda row: row.table_id):
         rows = list(group)
         guild_id, game = rows[0].guild_id, rows[0].game
         mine = {key[2]: rating for key, rating in current.items() if key[:2] == (guild_id, game)}
@@ -145,29 +146,33 @@ async def rebuild(db: aiosqlite.Connection) -> tuple[int, int]:
         for change in done:
             current[(change.guild_id, change.game, change.user_id)] = change.rating
         changes.extend(done)
-    await _write(db, changes)
+    _write(db, changes)
     return games, len(current)
 
 
-async def rating_of(db: aiosqlite.Connection, guild_id: int, game: str, user_id: int) -> Rating | None:
+def rating_of(db: sqlite3.Connection, guild_id: int, game: str, user_id: int) -> Rating | None:
     """A person's current rating in a game on a server, or None before their first rated game."""
-    async with db.execute(
-        "SELECT mu, sigma, games, bot_games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-        (guild_id, game, user_id),
+    with closing(
+        db.execute(
+            "SELECT mu, sigma, games, bot_games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
     ) as cur:
-        row = await cur.fetchone()
+        row = cur.fetchone()
     return None if row is None else Rating(float(row[0]), float(row[1]), int(row[2]), int(row[3]))
 
 
-async def history(db: aiosqlite.Connection, guild_id: int, game: str, user_id: int) -> list[Change]:
+def history(db: sqlite3.Connection, guild_id: int, game: str, user_id: int) -> list[Change]:
     """A person's rating after each of their rated games, oldest first."""
-    async with db.execute(
-        "SELECT h.table_id, h.seat, h.mu, h.sigma, h.vs_bots, h.ended_at FROM rating_history h "
-        "WHERE h.guild_id = ? AND h.game = ? AND h.user_id = ? "
-        "ORDER BY (SELECT MIN(id) FROM results r WHERE r.table_id = h.table_id)",
-        (guild_id, game, user_id),
+    with closing(
+        db.execute(
+            "SELECT h.table_id, h.seat, h.mu, h.sigma, h.vs_bots, h.ended_at FROM rating_history h "
+            "WHERE h.guild_id = ? AND h.game = ? AND h.user_id = ? "
+            "ORDER BY (SELECT MIN(id) FROM results r WHERE r.table_id = h.table_id)",
+            (guild_id, game, user_id),
+        )
     ) as cur:
-        rows = await cur.fetchall()
+        rows = cur.fetchall()
     changes = []
     for games, row in enumerate(rows, start=1):
         rating = Rating(float(row[2]), float(row[3]), games)
@@ -177,64 +182,78 @@ async def history(db: aiosqlite.Connection, guild_id: int, game: str, user_id: i
     return changes
 
 
-async def leaderboard(
-    db: aiosqlite.Connection, guild_id: int, game: str, *, limit: int, offset: int = 0
+def leaderboard(
+    db: sqlite3.Connection, guild_id: int, game: str, *, limit: int, offset: int = 0
 ) -> list[tuple[int, Rating]]:
     """A server's rated people in a game, best conservative rating first: (user id, rating)."""
-    async with db.execute(
-        "SELECT user_id, mu, sigma, games, bot_games FROM ratings WHERE guild_id = ? AND game = ? "
-        "ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ? OFFSET ?",
-        (guild_id, game, limit, offset),
+    with closing(
+        db.execute(
+            "SELECT user_id, mu, sigma, games, bot_games FROM ratings WHERE guild_id = ? AND game = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, game, limit, offset),
+        )
     ) as cur:
-        rows = await cur.fetchall()
+        rows = cur.fetchall()
     return [(int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]), int(r[4]))) for r in rows]
 
 
-async def rated_count(db: aiosqlite.Connection, guild_id: int, game: str) -> int:
+def rated_count(db: sqlite3.Connection, guild_id: int, game: str) -> int:
     """How many people have a rating in a game on a server."""
-    async with db.execute(
-        "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
+    with closing(
+        db.execute("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
     ) as cur:
-        row = await cur.fetchone()
+        row = cur.fetchone()
     return int(row[0]) if row else 0
 
 
-async def _write(db: aiosqlite.Connection, changes: Iterable[Change]) -> None:
+def _write(db: sqlite3.Connection, changes: Iterable[Change]) -> None:
     changes = list(changes)
-    async with db.executemany(
-        "INSERT INTO rating_history (table_id, seat, guild_id, game, user_id, mu, sigma, vs_bots, ended_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                c.table_id,
-                c.seat,
-                c.guild_id,
-                c.game,
-                c.user_id,
-                c.rating.mu,
-                c.rating.sigma,
-                int(c.vs_bots),
-                c.ended_at,
-            )
-            for c in changes
-        ],
+    with closing(
+        db.executemany(
+            "INSERT INTO rating_history (table_id, seat, guild_id, game, user_id, mu, sigma, vs_bots, "
+            "ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    c.table_id,
+                    c.seat,
+                    c.guild_id,
+                    c.game,
+                    c.user_id,
+                    c.rating.mu,
+                    c.rating.sigma,
+                    int(c.vs_bots),
+                    c.ended_at,
+                )
+                for c in changes
+            ],
+        )
     ):
         pass
-    async with db.executemany(
-        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, bot_games) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-        "games = excluded.games, bot_games = excluded.bot_games",
-        [
-            (c.guild_id, c.game, c.user_id, c.rating.mu, c.rating.sigma, c.rating.games, c.rating.bot_games)
-            for c in changes
-        ],
+    with closing(
+        db.executemany(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, bot_games) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "games = excluded.games, bot_games = excluded.bot_games",
+            [
+                (
+                    c.guild_id,
+                    c.game,
+                    c.user_id,
+                    c.rating.mu,
+                    c.rating.sigma,
+                    c.rating.games,
+                    c.rating.bot_games,
+                )
+                for c in changes
+            ],
+        )
     ):
         pass
 
 
-async def _exec(db: aiosqlite.Connection, sql: str) -> None:
-    async with db.execute(sql):
+def _exec(db: sqlite3.Connection, sql: str) -> None:
+    with closing(db.execute(sql)):
         pass
 
 
@@ -247,8 +266,7 @@ async def _rebuild_file(path: str) -> str:
     store = await Store.open(path)
     try:
         backfilled = await store.backfill_results()
-        async with store.transaction() as db:
-            games, people = await rebuild(db)
+        games, people = await store.write(rebuild)
     finally:
         await store.close()
     earlier = f" ({backfilled} earlier finished games got their results first)" if backfilled else ""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from engine.core import level_name
 from tables.models import Table, TableStatus
@@ -75,38 +75,38 @@ class FinishedGame:
     seats: tuple[ResultRow, ...]
 
 
-async def on_saved(db: aiosqlite.Connection, old: Table, new: Table) -> tuple[ResultRow, ...]:
+MoveCounter = Callable[[sqlite3.Connection, int], int]
+"""How many moves a stored game has (not taken back), from its log as the store keeps it."""
+
+
+def on_saved(
+    db: sqlite3.Connection, old: Table, new: Table, count_moves: MoveCounter
+) -> tuple[ResultRow, ...]:
     """Record what a save means for results, inside its transaction; return the rows written.
 
     A game that starts gets its start time; a game that this save finishes gets its result rows.
     Any other save (an abandoned game included) writes nothing.
     """
     if old.status is TableStatus.LOBBY and new.status is TableStatus.PLAYING:
-        await _run(db, "UPDATE tables SET started_at = ? WHERE id = ?", (new.updated_at, new.id))
+        _run(db, "UPDATE tables SET started_at = ? WHERE id = ?", (new.updated_at, new.id))
         return ()
     if new.status is not TableStatus.FINISHED or old.status is TableStatus.FINISHED:
         return ()
-    return await write_results(db, new)
+    return write_results(db, new, count_moves)
 
 
-async def write_results(db: aiosqlite.Connection, table: Table) -> tuple[ResultRow, ...]:
+def write_results(db: sqlite3.Connection, table: Table, count_moves: MoveCounter) -> tuple[ResultRow, ...]:
     """Write one row per seat of a finished table, unless it has rows already; return those written."""
-    async with db.execute("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table.id,)) as cur:
-        if await cur.fetchone() is not None:
+    with closing(db.execute("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table.id,))) as cur:
+        if cur.fetchone() is not None:
             return ()
     outcome = table.outcome
     if table.status is not TableStatus.FINISHED or outcome is None:
         return ()
-    async with db.execute("SELECT started_at, created_at FROM tables WHERE id = ?", (table.id,)) as cur:
-        found = await cur.fetchone()
+    with closing(db.execute("SELECT started_at, created_at FROM tables WHERE id = ?", (table.id,))) as cur:
+        found = cur.fetchone()
     started = float(found[0] if found and found[0] is not None else table.created_at)
-    async with db.execute(
-        "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0 "
-        "AND json_extract(action, '$.kind') <> 'undo'",
-        (table.id,),
-    ) as cur:
-        counted = await cur.fetchone()
-    moves = int(counted[0]) if counted else 0
+    moves = count_moves(db, table.id)
     rows = tuple(
         ResultRow(
             table_id=table.id,
@@ -128,24 +128,26 @@ async def write_results(db: aiosqlite.Connection, table: Table) -> tuple[ResultR
         )
         for index, seat in enumerate(table.seats)
     )
-    await insert_rows(db, rows)
+    insert_rows(db, rows)
     return rows
 
 
-async def insert_rows(db: aiosqlite.Connection, rows: Sequence[ResultRow]) -> None:
+def insert_rows(db: sqlite3.Connection, rows: Sequence[ResultRow]) -> None:
     """Store result rows as they are (a (table, seat) that has one already is refused: IntegrityError)."""
-    async with db.executemany(
-        f"INSERT INTO results ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(16))})",
-        [_to_db(row) for row in rows],
+    with closing(
+        db.executemany(
+            f"INSERT INTO results ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(16))})",
+            [_to_db(row) for row in rows],
+        )
     ):
         pass
 
 
-async def backfill(db: aiosqlite.Connection, tables: Sequence[Table]) -> int:
+def backfill(db: sqlite3.Connection, tables: Sequence[Table], count_moves: MoveCounter) -> int:
     """Write the rows of finished tables that have none (ended before results were kept); return how many."""
     done = 0
     for table in sorted(tables, key=lambda t: (t.updated_at, t.id)):
-        if await write_results(db, table):
+        if write_results(db, table, count_moves):
             done += 1
     return done
 
@@ -153,64 +155,68 @@ async def backfill(db: aiosqlite.Connection, tables: Sequence[Table]) -> int:
 # -- reads -------------------------------------------------------------------
 
 
-async def game_results(db: aiosqlite.Connection, table_id: int) -> tuple[ResultRow, ...]:
+def game_results(db: sqlite3.Connection, table_id: int) -> tuple[ResultRow, ...]:
     """The rows of one finished game, by seat (empty if it has none)."""
-    return await _select(db, "table_id = ? ORDER BY seat", (table_id,))
+    return _select(db, "table_id = ? ORDER BY seat", (table_id,))
 
 
-async def player_games(
-    db: aiosqlite.Connection, guild_id: int, user_id: int, game: str | None = None
+def player_games(
+    db: sqlite3.Connection, guild_id: int, user_id: int, game: str | None = None
 ) -> tuple[ResultRow, ...]:
     """Every row of the games a player sat at in a server (all their tables' seats), oldest game first."""
     where = "guild_id = ? AND user_id = ?" + (" AND game = ?" if game is not None else "")
     params: tuple[Any, ...] = (guild_id, user_id) + ((game,) if game is not None else ())
-    return await _select(
+    return _select(
         db,
         f"table_id IN (SELECT table_id FROM results WHERE {where}) ORDER BY ended_at, table_id, seat",
         params,
     )
 
 
-async def games_played(db: aiosqlite.Connection, guild_id: int, user_id: int) -> dict[str, int]:
+def games_played(db: sqlite3.Connection, guild_id: int, user_id: int) -> dict[str, int]:
     """How many finished games of each game a player has in a server, most played first."""
-    async with db.execute(
-        "SELECT game, COUNT(*) AS n FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game "
-        "ORDER BY n DESC, game",
-        (guild_id, user_id),
+    with closing(
+        db.execute(
+            "SELECT game, COUNT(*) AS n FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game "
+            "ORDER BY n DESC, game",
+            (guild_id, user_id),
+        )
     ) as cur:
-        return {str(row[0]): int(row[1]) for row in await cur.fetchall()}
+        return {str(row[0]): int(row[1]) for row in cur.fetchall()}
 
 
-async def finished_games(
-    db: aiosqlite.Connection, guild_id: int, *, limit: int, offset: int = 0, game: str | None = None
+def finished_games(
+    db: sqlite3.Connection, guild_id: int, *, limit: int, offset: int = 0, game: str | None = None
 ) -> list[FinishedGame]:
     """A server's finished games, newest first, with their threads and results (for /game history)."""
     where = "t.guild_id = ? AND t.status = 'finished'" + (" AND t.game = ?" if game is not None else "")
     params: tuple[Any, ...] = (guild_id,) + ((game,) if game is not None else ())
-    async with db.execute(
-        f"SELECT t.id, t.game, t.channel_id, t.thread_id, MAX(r.ended_at) FROM tables t "
-        f"JOIN results r ON r.table_id = t.id WHERE {where} GROUP BY t.id "
-        f"ORDER BY MAX(r.ended_at) DESC, t.id DESC LIMIT ? OFFSET ?",
-        (*params, limit, offset),
+    with closing(
+        db.execute(
+            f"SELECT t.id, t.game, t.channel_id, t.thread_id, MAX(r.ended_at) FROM tables t "
+            f"JOIN results r ON r.table_id = t.id WHERE {where} GROUP BY t.id "
+            f"ORDER BY MAX(r.ended_at) DESC, t.id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
     ) as cur:
-        heads = await cur.fetchall()
+        heads = cur.fetchall()
     games = []
     for head in heads:
-        seats = await game_results(db, int(head[0]))
+        seats = game_results(db, int(head[0]))
         games.append(FinishedGame(int(head[0]), str(head[1]), int(head[2]), head[3], float(head[4]), seats))
     return games
 
 
-async def all_results(db: aiosqlite.Connection) -> tuple[ResultRow, ...]:
+def all_results(db: sqlite3.Connection) -> tuple[ResultRow, ...]:
     """Every result row, in the order the games were recorded (the ratings' order)."""
-    return await _select(
+    return _select(
         db, "1 ORDER BY (SELECT MIN(id) FROM results first WHERE first.table_id = results.table_id), seat", ()
     )
 
 
-async def _select(db: aiosqlite.Connection, where: str, params: Sequence[Any]) -> tuple[ResultRow, ...]:
-    async with db.execute(f"SELECT {_COLUMNS} FROM results WHERE {where}", params) as cur:
-        return tuple(_from_db(row) for row in await cur.fetchall())
+def _select(db: sqlite3.Connection, where: str, params: Sequence[Any]) -> tuple[ResultRow, ...]:
+    with closing(db.execute(f"SELECT {_COLUMNS} FROM results WHERE {where}", params)) as cur:
+        return tuple(_from_db(row) for row in cur.fetchall())
 
 
 def _to_db(row: ResultRow) -> tuple[Any, ...]:
@@ -255,6 +261,6 @@ def _from_db(row: Sequence[Any]) -> ResultRow:
     )
 
 
-async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> None:
-    async with db.execute(sql, params):
+def _run(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> None:
+    with closing(db.execute(sql, params)):
         pass

@@ -23,6 +23,7 @@ from engine.core import (
     Record,
     Scalar,
     Transition,
+    advance,
 )
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
@@ -59,7 +60,7 @@ from tables.models import (
     Update,
     UpdateKind,
 )
-from tables.store import NewAction, Store
+from tables.store import ActionRow, NewAction, Store
 
 log = logging.getLogger(__name__)
 
@@ -140,15 +141,25 @@ class TableService:
         self._clock_task: asyncio.Task[None] | None = None
         self._sleepers: set[asyncio.Future[None]] = set()
         self._closed = False
+        self._started = False
 
     # -- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop)."""
-        for table in await self.store.find(statuses=(TableStatus.PLAYING,)):
-            async with self._lock(table.id):
-                # A move committed since the read above is already cached and newer.
-                self._kick_bots(self._cache.setdefault(table.id, table))
+        """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop).
+
+        Only those games are loaded now; every other one is loaded on its first use (a click,
+        a command, a clock, the board keeper), so start-up takes the same time however many
+        games are stored.
+        """
+        self._started = True
+        for table_id in await self.store.bot_to_move():
+            async with self._lock(table_id):
+                try:
+                    self._kick_bots(await self._load(table_id))
+                except TableError as exc:
+                    # One unreadable table must not stop the start-up.
+                    log.error("table %d skipped: %s", table_id, exc)
         if self.clock_loop and self._clock_task is None:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="tables-clock")
 
@@ -576,12 +587,24 @@ class TableService:
 
     async def log(self, table_id: int) -> list[LoggedEvent]:
         """Every event of the game so far, in order (filter with Event.visible for a seat)."""
-        await self._load(table_id)
-        return [
-            LoggedEvent(row.version, row.seat, event)
-            for row in await self.store.actions(table_id)
-            for event in row.events
-        ]
+        rows = await self.actions(table_id)
+        return [LoggedEvent(row.version, row.seat, event) for row in rows for event in row.events]
+
+    async def actions(self, table_id: int) -> list[ActionRow]:
+        """The game's action log with the events of each move (Store.actions, events included)."""
+        table = await self._load(table_id)
+        rows = await self.store.actions(table_id)
+        if all(row.events_kept for row in rows):
+            return rows
+        # A game that ended keeps its moves only: they give the same events again from the seed.
+        rules = table.rules
+        assert table.seed is not None
+        history = [rules.setup(len(table.seats), table.options, table.seed)]
+        replayed = []
+        for row in rows:
+            history, events = advance(rules, history, row.seat, row.action)
+            replayed.append(replace(row, events=events, events_kept=True))
+        return replayed
 
     async def record(self, table_id: int) -> Record:
         """The game's record (seed, options, moves with undos) for engine.core.replay."""
@@ -605,7 +628,11 @@ class TableService:
             raise NoSuchTable()
         if table.status.is_open:
             # A writer that committed meanwhile has already put the newer table here.
-            return self._cache.setdefault(table_id, table)
+            cached = self._cache.setdefault(table_id, table)
+            if cached is table and self._started:
+                # First use since start-up: its bots resume, as the games loaded at start did.
+                self._kick_bots(table)
+            return cached
         return table
 
     async def _lobby(self, table_id: int) -> Table:

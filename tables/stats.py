@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -108,32 +109,39 @@ class Report:
 
 async def report(store: Store, guild_id: int, user_id: int, game: str) -> Report:
     """A player's record and rating in a game on a server."""
-    async with store.reading() as db:
-        rows = await results.player_games(db, guild_id, user_id, game)
-        rating = await ratings.rating_of(db, guild_id, game, user_id)
-        history = await ratings.history(db, guild_id, game, user_id)
-    return Report(player_stats(rows, user_id), rating, tuple(history))
+
+    def read(db: sqlite3.Connection) -> Report:
+        rows = results.player_games(db, guild_id, user_id, game)
+        rating = ratings.rating_of(db, guild_id, game, user_id)
+        history = ratings.history(db, guild_id, game, user_id)
+        return Report(player_stats(rows, user_id), rating, tuple(history))
+
+    return await store.read(read)
 
 
 async def games_played(store: Store, guild_id: int, user_id: int) -> dict[str, int]:
     """How many finished games of each game a player has on a server, most played first."""
-    async with store.reading() as db:
-        return await results.games_played(db, guild_id, user_id)
+    return await store.read(results.games_played, guild_id, user_id)
 
 
 async def leaderboard(
     store: Store, guild_id: int, game: str, page: int, per_page: int
 ) -> tuple[list[tuple[int, Rating]], int]:
     """One page of a server's best players of a game, and how many are rated in all."""
-    async with store.reading() as db:
-        rows = await ratings.leaderboard(db, guild_id, game, limit=per_page, offset=page * per_page)
-        total = await ratings.rated_count(db, guild_id, game)
-    return rows, total
+
+    def read(db: sqlite3.Connection) -> tuple[list[tuple[int, Rating]], int]:
+        rows = ratings.leaderboard(db, guild_id, game, limit=per_page, offset=page * per_page)
+        return rows, ratings.rated_count(db, guild_id, game)
+
+    return await store.read(read)
 
 
 async def finished_games(
     store: Store, guild_id: int, *, limit: int, offset: int = 0, game: str | None = None
 ) -> list[results.FinishedGame]:
     """A server's finished games, newest first, with their threads and every seat's result."""
-    async with store.reading() as db:
-        return await results.finished_games(db, guild_id, limit=limit, offset=offset, game=game)
+
+    def read(db: sqlite3.Connection) -> list[results.FinishedGame]:
+        return results.finished_games(db, guild_id, limit=limit, offset=offset, game=game)
+
+    return await store.read(read)

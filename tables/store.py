@@ -6,11 +6,12 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+import zlib
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -24,6 +25,8 @@ from tables.errors import DatabaseProblem, StoreOpenError, StorePaused, StoreUna
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, seats and the action log.
@@ -191,6 +194,58 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_history_by_player ON rating_history (guild_id, game, user_id);
     """,
+    # 8: undo snapshots apart from the permanent log (deleted once past their use), and a log
+    # rewritten without them, its pages full. A game that ended keeps its moves packed in one
+    # row (packed_logs.moves: JSON, or zlib-compressed JSON as later games are written), not
+    # their events: replaying the moves from the seed gives them again. Games waiting on a
+    # bot are marked, so start-up loads only those (games in play with a bot seat, at first).
+    """
+    CREATE TABLE undo_states (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    INSERT INTO undo_states (table_id, seq, state)
+        SELECT table_id, seq, before FROM actions
+        WHERE before IS NOT NULL AND undone = 0
+        AND table_id IN (SELECT id FROM tables WHERE status = 'playing');
+    CREATE TABLE packed_logs (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+        moves BLOB NOT NULL
+    );
+    INSERT INTO packed_logs (table_id, moves)
+        SELECT table_id,
+            json_group_array(json_array(seq, version, seat, json(action), source, created_at, undone))
+        FROM (
+            SELECT * FROM actions
+            WHERE table_id IN (SELECT id FROM tables WHERE status NOT IN ('lobby', 'playing'))
+            ORDER BY table_id, seq
+        )
+        GROUP BY table_id;
+    CREATE TABLE actions_log (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        source TEXT NOT NULL DEFAULT 'human',
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, seq)
+    );
+    INSERT INTO actions_log (table_id, seq, version, seat, action, events, created_at, source, undone)
+        SELECT table_id, seq, version, seat, action, events, created_at, source, undone FROM actions
+        WHERE table_id IN (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))
+        ORDER BY table_id, seq;
+    DROP TABLE actions;
+    ALTER TABLE actions_log RENAME TO actions;
+    ALTER TABLE tables ADD COLUMN bot_to_move INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET bot_to_move = 1
+        WHERE status = 'playing' AND id IN (SELECT table_id FROM seats WHERE bot IS NOT NULL);
+    CREATE INDEX tables_with_bot_to_move ON tables (id) WHERE bot_to_move = 1;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 
@@ -243,6 +298,8 @@ class ActionRow:
     undone: bool = False
     before: str | None = None
     """Snapshot of the state it was played on, kept while undo may return to it."""
+    events_kept: bool = True
+    """False once the game ended: its events are no longer stored (a replay gives them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,22 +446,34 @@ class Store:
 
     async def backfill_results(self) -> int:
         """Give finished games without result rows theirs, then recompute the ratings; return how many."""
-        async with self.transaction() as db:
-            async with db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'finished' "
-                "AND id NOT IN (SELECT table_id FROM results) ORDER BY updated_at, id"
-            ) as cur:
-                rows = await cur.fetchall()
-            tables = []
-            for row in rows:
-                try:
-                    tables.append(await self._build(db, row))
-                except TableError as exc:
-                    log.error("table %s has no results: %s", row[0], exc)
-            games = await results.backfill(db, tables)
+        found = await self._read(
+            _fetch_tables,
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'finished' "
+            "AND id NOT IN (SELECT table_id FROM results) ORDER BY updated_at, id",
+            (),
+        )
+        tables = []
+        for parts in found:
+            try:
+                tables.append(_build(*parts))
+            except TableError as exc:
+                log.error("table %s has no results: %s", parts[0][0], exc)
+
+        def unit(conn: sqlite3.Connection) -> int:
+            games = results.backfill(conn, tables, _played_moves)
             if games:
-                await ratings.rebuild(db)
+                ratings.rebuild(conn)
             return games
+
+        return await self._write(unit)
+
+    async def read(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run `fn(connection, *args)`, reads only, in one trip to the database thread."""
+        return await self._read(fn, *args)
+
+    async def write(self, unit: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run `unit(connection)` as one transaction in one trip to the database thread."""
+        return await self._write(unit)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -473,42 +542,100 @@ class Store:
             log.warning("database %s works again (after: %s); games go on", self.path, self._fault)
             self._fault = None
 
+    # -- one trip to the database thread ---------------------------------------
+
+    async def _on_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run `fn(connection, *args)` on aiosqlite's worker thread: a whole unit of work in one trip."""
+        # aiosqlite runs each of its own calls by queueing a function for its thread with
+        # Connection._execute (0.22); it has no public name for that, so it is used here.
+        db = cast(Any, self._db)
+        return cast(_T, await db._execute(fn, db._conn, *args))
+
+    async def _write(self, unit: Callable[[sqlite3.Connection], _T], *, one_statement: bool = False) -> _T:
+        """Run `unit` inside BEGIN IMMEDIATE ... COMMIT in one trip to the database thread.
+
+        Rolled back on any error; database errors become StoreUnavailable. While another
+        process holds the write lock, the retry waits here with the connection lock released.
+        A unit of `one_statement` runs without BEGIN and COMMIT: SQLite makes it a transaction.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_wait
+        pause = 0.005
+        while True:
+            await self._between_transactions()
+            try:
+                run = _as_statement if one_statement else _in_transaction
+                result: _T = await self._on_thread(run, unit, self.path)
+            except _Busy as busy:
+                if loop.time() >= deadline:
+                    raise self._failure(busy.error) from busy.error
+            except sqlite3.Error as exc:
+                raise self._failure(exc) from exc
+            else:
+                self._recovered()
+                return result
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+    async def _read(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run the reads of `fn(connection, *args)` in one trip; database errors become StoreUnavailable."""
+        await self._between_transactions()
+        try:
+            return await self._on_thread(fn, *args)
+        except sqlite3.Error as exc:
+            raise self._failure(exc) from exc
+
+    async def _between_transactions(self) -> None:
+        """Wait while a `transaction()` or `reading()` block holds the connection across awaits.
+
+        A one-trip unit takes no lock of its own: the database thread runs the queued units
+        one after the other, each whole, so it can only interleave with a block that spans
+        several trips. Holding a lock across the trip would add a turn of the event loop per
+        save to every save queued behind it (a convoy under load).
+        """
+        while self._lock.locked():
+            async with self._lock:
+                pass
+        # No await from here to the queueing of the unit: no block can begin in between.
+
     # -- writes --------------------------------------------------------------
 
     async def insert_table(self, table: Table) -> Table:
         """Store a new table (its id is ignored) and return it with its id."""
-        async with self.transaction() as db:
-            done = await _run(
-                db,
+        row = (
+            table.game,
+            table.guild_id,
+            table.channel_id,
+            table.thread_id,
+            table.lobby_message_id,
+            table.board_message_id,
+            table.host_id,
+            table.status.value,
+            _dumps(dict(table.options)),
+            table.seed,
+            None if table.state is None else table.rules.encode(table.state),
+            table.version,
+            table.created_at,
+            table.updated_at,
+            _dumps(table.timing.to_json()),
+            table.revision,
+            *_board_columns(table),
+        )
+
+        def unit(conn: sqlite3.Connection) -> int:
+            table_id = conn.execute(
                 "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
                 "board_message_id, host_id, status, options, seed, state, version, created_at, "
                 "updated_at, timing, revision, board_version, board_movers, board_posting, board_retired) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.game,
-                    table.guild_id,
-                    table.channel_id,
-                    table.thread_id,
-                    table.lobby_message_id,
-                    table.board_message_id,
-                    table.host_id,
-                    table.status.value,
-                    json.dumps(dict(table.options), sort_keys=True),
-                    table.seed,
-                    None if table.state is None else table.rules.encode(table.state),
-                    table.version,
-                    table.created_at,
-                    table.updated_at,
-                    json.dumps(table.timing.to_json()),
-                    table.revision,
-                    *_board_columns(table),
-                ),
-            )
-            table_id = done.lastrowid
+                row,
+            ).lastrowid
             assert table_id is not None
-            await self._write_seats(db, table_id, table.seats)
-            await self._write_deadlines(db, table_id, table.deadlines)
-        return _with_id(table, table_id)
+            self._write_seats(conn, table_id, table.seats, False)
+            self._write_deadlines(conn, table_id, table.deadlines)
+            return table_id
+
+        return _with_id(table, await self._write(unit))
 
     async def save(
         self,
@@ -524,172 +651,186 @@ class Store:
 
         The write is guarded by `WHERE id = ? AND version = ? AND revision = ?`: if another
         writer got there first nothing is written. `new.revision` must be `old.revision + 1`.
-        `snapshot` is `new.state` already encoded, if the caller has it.
+        `snapshot` is `new.state` already encoded, if the caller has it. Everything is encoded
+        here first, then written in one trip to the database thread. A game that ends drops
+        its undo snapshots and its logged events (the moves stay: replaying them from the
+        seed gives the events again, see `Store.actions`).
         """
-        try:
-            async with self.transaction() as db:
-                if not await self._update_table(db, old, new, snapshot):
-                    raise _Stale
-                await self._write_log(db, new, append, mark_undone, drop_undo_snapshots)
-                if new.seats != old.seats:
-                    await self._write_seats(db, new.id, new.seats)
-                if new.deadlines != old.deadlines:
-                    await self._write_deadlines(db, new.id, new.deadlines)
-                if new.salt is not None and new.salt != old.salt:
-                    await _run(
-                        db,
-                        "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)",
-                        (new.id, new.salt),
-                    )
-                # A game this save finishes gets its results and ratings in the same transaction.
-                finished = await results.on_saved(db, old, new)
-                if finished:
-                    await ratings.rate_game(db, finished)
-        except _Stale:
-            return False
-        return True
-
-    async def _write_log(
-        self,
-        db: aiosqlite.Connection,
-        new: Table,
-        append: Sequence[NewAction],
-        mark_undone: int | None,
-        drop_undo_snapshots: bool,
-    ) -> None:
-        if drop_undo_snapshots:
-            await _run(
-                db, "UPDATE actions SET before = NULL WHERE table_id = ? AND before IS NOT NULL", (new.id,)
-            )
-        if mark_undone is not None:
-            await _run(
-                db,
-                "UPDATE actions SET undone = 1, before = NULL WHERE table_id = ? AND seq = ?",
-                (new.id, mark_undone),
-            )
-        if append:
-            await self._append_actions(db, new.id, append)
-
-    async def _update_table(
-        self, db: aiosqlite.Connection, old: Table, new: Table, snapshot: str | None = None
-    ) -> bool:
         if snapshot is None and new.state is not None:
             snapshot = new.rules.encode(new.state)
-        done = await _run(
-            db,
-            "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
-            "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
-            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ? "
-            "WHERE id = ? AND version = ? AND revision = ?",
-            (
+        plan = _SavePlan(
+            table_id=old.id,
+            table_row=(
                 new.thread_id,
                 new.lobby_message_id,
                 new.board_message_id,
                 new.host_id,
                 new.status.value,
-                json.dumps(dict(new.options), sort_keys=True),
+                _dumps(dict(new.options)),
                 new.seed,
                 snapshot,
                 new.version,
                 new.updated_at,
-                json.dumps(new.timing.to_json()),
+                _dumps(new.timing.to_json()),
                 new.revision,
                 *_board_columns(new),
+                int(any(new.is_bot(prompt.seat) for prompt in new.prompts)),
                 old.id,
                 old.version,
                 old.revision,
             ),
-        )
-        return done.rowcount == 1
-
-    async def _append_actions(
-        self, db: aiosqlite.Connection, table_id: int, entries: Iterable[NewAction]
-    ) -> None:
-        for entry in entries:
-            await _run(
-                db,
-                "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source, "
-                "before) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ? "
-                "FROM actions WHERE table_id = ?",
+            actions=tuple(
                 (
-                    table_id,
                     entry.version,
                     entry.seat,
-                    json.dumps(entry.action.to_json(), sort_keys=True),
-                    json.dumps([event_to_json(e) for e in entry.events], sort_keys=True),
+                    _dumps(entry.action.to_json()),
+                    _events_json(entry.events),
                     entry.created_at,
                     entry.source,
                     entry.before,
-                    table_id,
-                ),
+                )
+                for entry in append
+            ),
+            mark_undone=mark_undone,
+            drop_undo=drop_undo_snapshots or not new.status.is_open,
+            compact=not new.status.is_open and new.seed is not None,
+            seats=new.seats if new.seats != old.seats else None,
+            fewer_seats=len(new.seats) < len(old.seats),
+            salt=new.salt if new.salt is not None and new.salt != old.salt else None,
+            deadlines=new.deadlines if new.deadlines != old.deadlines else None,
+            saved=(old, new) if old.status is not new.status else None,
+        )
+        try:
+            await self._write(lambda conn: self._apply_save(conn, plan))
+        except _Stale:
+            return False
+        return True
+
+    def _apply_save(self, conn: sqlite3.Connection, plan: _SavePlan) -> None:
+        """The statements of one save, on the database thread inside its transaction."""
+        table_id = plan.table_id
+        done = conn.execute(
+            "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
+            "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
+            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ?, "
+            "bot_to_move = ? WHERE id = ? AND version = ? AND revision = ?",
+            plan.table_row,
+        )
+        if done.rowcount != 1:
+            raise _Stale
+        if plan.drop_undo:
+            conn.execute("DELETE FROM undo_states WHERE table_id = ?", (table_id,))
+        if plan.mark_undone is not None:
+            conn.execute(
+                "UPDATE actions SET undone = 1 WHERE table_id = ? AND seq = ?", (table_id, plan.mark_undone)
+            )
+            conn.execute(
+                "DELETE FROM undo_states WHERE table_id = ? AND seq = ?", (table_id, plan.mark_undone)
+            )
+        for version, seat, action, events, created_at, source, before in plan.actions:
+            conn.execute(
+                "INSERT INTO actions (table_id, seq, version, seat, action, events, created_at, source) "
+                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM actions WHERE table_id = ?",
+                (table_id, version, seat, action, events, created_at, source, table_id),
+            )
+            if before is not None and not plan.compact:
+                conn.execute(
+                    "INSERT INTO undo_states (table_id, seq, state) "
+                    "SELECT ?, MAX(seq), ? FROM actions WHERE table_id = ?",
+                    (table_id, before, table_id),
+                )
+        # A game this save ends gets its results and ratings here, before its log is packed.
+        if plan.saved is not None:
+            finished = results.on_saved(conn, *plan.saved, _played_moves)
+            if finished:
+                ratings.rate_game(conn, finished)
+        if plan.compact:
+            _pack_log(conn, table_id)
+        if plan.seats is not None:
+            self._write_seats(conn, table_id, plan.seats, plan.fewer_seats)
+        if plan.deadlines is not None:
+            self._write_deadlines(conn, table_id, plan.deadlines)
+        if plan.salt is not None:
+            conn.execute(
+                "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)", (table_id, plan.salt)
             )
 
-    async def _write_seats(self, db: aiosqlite.Connection, table_id: int, seats: Sequence[SeatInfo]) -> None:
-        await _run(db, "DELETE FROM seats WHERE table_id = ?", (table_id,))
-        await _run_many(
-            db,
-            "INSERT INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, prompt_version) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
+    # Each statement lets go of the interpreter lock while SQLite runs it, and the database
+    # thread must win the lock back from the drawing and bot threads: few statements, then,
+    # one multi-row INSERT rather than one per row.
+
+    def _write_seats(
+        self, conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatInfo], fewer: bool
+    ) -> None:
+        """Write the seats over the stored ones (`fewer`: the table has fewer seats than stored)."""
+        if fewer:
+            conn.execute("DELETE FROM seats WHERE table_id = ? AND seat >= ?", (table_id, len(seats)))
+        if seats:
+            rows = [
                 (table_id, i, s.user_id, s.bot, s.name, int(s.replaced), s.idle_since, s.prompt_version)
                 for i, s in enumerate(seats)
-            ],
-        )
+            ]
+            conn.execute(
+                "INSERT OR REPLACE INTO seats (table_id, seat, user_id, bot, name, replaced, idle_since, "
+                f"prompt_version) VALUES {_placeholders(len(rows), 8)}",
+                [value for row in rows for value in row],
+            )
 
-    async def _write_deadlines(
-        self, db: aiosqlite.Connection, table_id: int, deadlines: Sequence[Deadline]
+    def _write_deadlines(
+        self, conn: sqlite3.Connection, table_id: int, deadlines: Sequence[Deadline]
     ) -> None:
-        await _run(db, "DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-        await _run_many(
-            db,
-            "INSERT INTO deadlines (table_id, seat, kind, due_at, count) VALUES (?, ?, ?, ?, ?)",
-            [(table_id, d.seat, d.kind.value, d.due_at, d.count) for d in deadlines],
-        )
+        conn.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+        if deadlines:
+            conn.execute(
+                "INSERT INTO deadlines (table_id, seat, kind, due_at, count) "
+                f"VALUES {_placeholders(len(deadlines), 5)}",
+                [value for d in deadlines for value in (table_id, d.seat, d.kind.value, d.due_at, d.count)],
+            )
 
     async def save_board(self, table: Table) -> None:
         """Write only what the table's board message shows (no version guard: the game is untouched)."""
-        async with self.transaction() as db:
-            await _run(
-                db,
+        row = (table.board_message_id, *_board_columns(table), table.id)
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "UPDATE tables SET board_message_id = ?, board_version = ?, board_movers = ?, "
                 "board_posting = ?, board_retired = ? WHERE id = ?",
-                (table.board_message_id, *_board_columns(table), table.id),
+                row,
             )
+
+        await self._write(unit, one_statement=True)
 
     # -- reads ---------------------------------------------------------------
 
     async def boards_behind(self) -> list[int]:
         """Ids of the games (in play or just finished) whose board is not known to be up to date."""
-        async with (
-            self.reading() as db,
-            db.execute(f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id") as cur,
-        ):
-            rows = await cur.fetchall()
+        rows = await self._read(_fetch_all, f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id", ())
+        return [int(row[0]) for row in rows]
+
+    async def bot_to_move(self) -> list[int]:
+        """Ids of the games in play where a bot must move (as of their last save)."""
+        rows = await self._read(
+            _fetch_all, "SELECT id FROM tables WHERE bot_to_move = 1 AND status = 'playing' ORDER BY id", ()
+        )
         return [int(row[0]) for row in rows]
 
     async def load(self, table_id: int) -> Table | None:
         """The stored table, or None."""
-        async with self.reading() as db:
-            async with db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                return None
-            return await self._build(db, row)
+        found = await self._read(
+            _fetch_tables, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        )
+        return _build(*found[0]) if found else None
 
     async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
         """One page of a server's finished games, the latest to end first, and how many there are."""
         where = "guild_id = ? AND status = 'finished'"
-        async with self.reading() as db:
-            async with db.execute(f"SELECT COUNT(*) FROM tables WHERE {where}", (guild_id,)) as cur:
-                row = await cur.fetchone()
-            total = int(row[0]) if row else 0
-            query = (
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {where} "
-                "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
-            )
-            async with db.execute(query, (guild_id, limit, offset)) as cur:
-                rows = await cur.fetchall()
-            return [await self._build(db, row) for row in rows], total
+        counted = await self._read(_fetch_all, f"SELECT COUNT(*) FROM tables WHERE {where}", (guild_id,))
+        query = (
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {where} "
+            "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+        )
+        found = await self._read(_fetch_tables, query, (guild_id, limit, offset))
+        return [_build(*rows) for rows in found], int(counted[0][0]) if counted else 0
 
     async def find(
         self,
@@ -712,48 +853,53 @@ class Store:
             clauses.append("id IN (SELECT table_id FROM seats WHERE user_id = ?)")
             params.append(user_id)
         query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {' AND '.join(clauses)} ORDER BY id"
-        async with self.reading() as db:
-            async with db.execute(query, params) as cur:
-                rows = await cur.fetchall()
-            tables = []
-            for row in rows:
-                try:
-                    tables.append(await self._build(db, row))
-                except TableError as exc:
-                    # One unreadable table must not hide the others (or stop the start-up).
-                    log.error("table %s skipped: %s", row[0], exc)
-            return tables
+        tables = []
+        for found in await self._read(_fetch_tables, query, params):
+            try:
+                tables.append(_build(*found))
+            except TableError as exc:
+                # One unreadable table must not hide the others (or stop the start-up).
+                log.error("table %s skipped: %s", found[0][0], exc)
+        return tables
 
     async def due(self, now: float) -> list[tuple[int, Deadline]]:
         """Every armed clock due at `now`, earliest first, as (table id, deadline)."""
-        async with (
-            self.reading() as db,
-            db.execute(
-                "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
-                "ORDER BY due_at, table_id, seat",
-                (now,),
-            ) as cur,
-        ):
-            rows = await cur.fetchall()
+        rows = await self._read(
+            _fetch_all,
+            "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
+            "ORDER BY due_at, table_id, seat",
+            (now,),
+        )
         return [(int(r[0]), Deadline(int(r[1]), DeadlineKind(r[2]), float(r[3]), int(r[4]))) for r in rows]
 
     async def next_due(self) -> float | None:
         """When the earliest armed clock is due, if any."""
-        async with self.reading() as db, db.execute("SELECT MIN(due_at) FROM deadlines") as cur:
-            row = await cur.fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        rows = await self._read(_fetch_all, "SELECT MIN(due_at) FROM deadlines", ())
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def actions(self, table_id: int) -> list[ActionRow]:
-        """A table's whole action log, in order (undo entries and undone moves included)."""
-        async with (
-            self.reading() as db,
-            db.execute(
-                "SELECT seq, version, seat, action, events, source, created_at, undone, before "
-                "FROM actions WHERE table_id = ? ORDER BY seq",
-                (table_id,),
-            ) as cur,
-        ):
-            rows = await cur.fetchall()
+        """A table's whole action log, in order (undo entries and undone moves included).
+
+        A game that ended keeps its moves but not their events (`ActionRow.events_kept` is
+        False): replaying the moves from the seed gives them again (TableService.log does).
+        """
+        rows, packed = await self._read(_fetch_log, table_id)
+        if packed is not None:
+            text = zlib.decompress(packed).decode() if isinstance(packed, bytes) else str(packed)
+            return [
+                ActionRow(
+                    seq=int(m[0]),
+                    version=int(m[1]),
+                    seat=int(m[2]),
+                    action=Action.from_json(m[3]),
+                    events=(),
+                    source=str(m[4]),
+                    created_at=float(m[5]),
+                    undone=bool(m[6]),
+                    events_kept=False,
+                )
+                for m in sorted(json.loads(text), key=lambda m: int(m[0]))
+            ]
         return [
             ActionRow(
                 seq=int(r[0]),
@@ -771,17 +917,16 @@ class Store:
 
     async def undo_target(self, table_id: int) -> ActionRow | None:
         """The latest move not yet taken back, if its undo snapshot is still kept."""
-        async with (
-            self.reading() as db,
-            db.execute(
-                "SELECT seq, version, seat, action, source, created_at, before FROM actions "
-                "WHERE table_id = ? AND undone = 0 AND before IS NOT NULL ORDER BY seq DESC LIMIT 1",
-                (table_id,),
-            ) as cur,
-        ):
-            r = await cur.fetchone()
-        if r is None:
+        rows = await self._read(
+            _fetch_all,
+            "SELECT a.seq, a.version, a.seat, a.action, a.source, a.created_at, u.state FROM actions a "
+            "JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
+            "WHERE a.table_id = ? AND a.undone = 0 ORDER BY a.seq DESC LIMIT 1",
+            (table_id,),
+        )
+        if not rows:
             return None
+        r = rows[0]
         return ActionRow(
             seq=int(r[0]),
             version=int(r[1]),
@@ -793,68 +938,213 @@ class Store:
             before=r[6],
         )
 
-    async def _build(self, db: aiosqlite.Connection, row: Sequence[Any]) -> Table:
-        table_id = int(row[0])
-        async with db.execute(
+
+def _as_statement(conn: sqlite3.Connection, unit: Callable[[sqlite3.Connection], _T], path: str) -> _T:
+    """A one-statement `unit` on the database thread, a transaction of its own (autocommit)."""
+    try:
+        return unit(conn)
+    except sqlite3.Error as exc:
+        if _is_busy(exc) and not conn.in_transaction:
+            raise _Busy(exc) from exc
+        raise
+
+
+def _in_transaction(conn: sqlite3.Connection, unit: Callable[[sqlite3.Connection], _T], path: str) -> _T:
+    """BEGIN IMMEDIATE, `unit`, COMMIT on the database thread; rolled back on any error."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        if _is_busy(exc):
+            raise _Busy(exc) from exc
+        raise
+    try:
+        result = unit(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        # After a disk-full or I/O error SQLite may have rolled back already.
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error as rollback:
+                log.warning("database %s: rollback failed: %s", path, rollback)
+        raise
+    return result
+
+
+def _pack_log(conn: sqlite3.Connection, table_id: int) -> None:
+    """Move a game's log into one compressed row of packed_logs: its moves, without their events."""
+    rows = conn.execute(
+        "SELECT seq, version, seat, action, source, created_at, undone FROM actions "
+        "WHERE table_id = ? ORDER BY seq",
+        (table_id,),
+    ).fetchall()
+    # The action column is JSON already: spliced in as it is.
+    text = ",".join(f"[{r[0]},{r[1]},{r[2]},{r[3]},{json.dumps(r[4])},{r[5]!r},{r[6]}]" for r in rows)
+    conn.execute(
+        "INSERT OR REPLACE INTO packed_logs (table_id, moves) VALUES (?, ?)",
+        (table_id, zlib.compress(f"[{text}]".encode(), 9)),
+    )
+    conn.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+
+
+def _fetch_log(conn: sqlite3.Connection, table_id: int) -> tuple[list[Any], bytes | str | None]:
+    """A table's log rows (with their undo snapshots), or its packed moves once the game ended."""
+    packed = conn.execute("SELECT moves FROM packed_logs WHERE table_id = ?", (table_id,)).fetchone()
+    if packed is not None:
+        return [], packed[0]
+    rows = conn.execute(
+        "SELECT a.seq, a.version, a.seat, a.action, a.events, a.source, a.created_at, a.undone, u.state "
+        "FROM actions a LEFT JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
+        "WHERE a.table_id = ? ORDER BY a.seq",
+        (table_id,),
+    ).fetchall()
+    return rows, None
+
+
+def _played_moves(conn: sqlite3.Connection, table_id: int) -> int:
+    """How many moves a game has, not counting undos and the moves they took back."""
+    rows, packed = _fetch_log(conn, table_id)
+    if packed is None:
+        entries = [(json.loads(row[3]), row[7]) for row in rows]
+    else:
+        text = zlib.decompress(packed).decode() if isinstance(packed, bytes) else str(packed)
+        entries = [(entry[3], entry[6]) for entry in json.loads(text)]
+    return sum(1 for action, undone in entries if not undone and action.get("kind") != "undo")
+
+
+def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Any]:
+    return conn.execute(sql, params).fetchall()
+
+
+_TableRows = tuple[Sequence[Any], list[Any], list[Any], str | None]
+"""A table's row with its seat rows, clock rows and seed salt, as read."""
+
+
+def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[_TableRows]:
+    """The rows of the tables `sql` selects, each with its seats, clocks and seed salt."""
+    found = []
+    for row in conn.execute(sql, params).fetchall():
+        seats = conn.execute(
             "SELECT user_id, bot, name, replaced, idle_since, prompt_version FROM seats "
             "WHERE table_id = ? ORDER BY seat",
-            (table_id,),
-        ) as cur:
-            seat_rows = await cur.fetchall()
-        async with db.execute(
+            (row[0],),
+        ).fetchall()
+        deadlines = conn.execute(
             "SELECT seat, kind, due_at, count FROM deadlines WHERE table_id = ? ORDER BY seat, kind",
-            (table_id,),
-        ) as cur:
-            deadline_rows = await cur.fetchall()
-        async with db.execute("SELECT salt FROM seed_salts WHERE table_id = ?", (table_id,)) as cur:
-            salt_row = await cur.fetchone()
-        game = str(row[1])
-        state = None
-        if row[11] is not None:
-            try:
-                state = get_rules(game).decode(row[11])
-            except (EngineUnknownGame, ModuleNotFoundError) as exc:
-                raise TableError(f"The game {game!r} is not installed here.") from exc
-            except (KeyError, TypeError, ValueError) as exc:
-                raise TableError("This game's saved position cannot be read.") from exc
-        return Table(
-            id=table_id,
-            game=game,
-            guild_id=int(row[2]),
-            channel_id=int(row[3]),
-            thread_id=row[4],
-            lobby_message_id=row[5],
-            board_message_id=row[6],
-            host_id=int(row[7]),
-            status=TableStatus(row[8]),
-            options=json.loads(row[9]),
-            seed=row[10],
-            state=state,
-            version=int(row[12]),
-            created_at=float(row[13]),
-            updated_at=float(row[14]),
-            timing=Timing.from_json(json.loads(row[15])),
-            revision=int(row[16]),
-            board_version=row[17],
-            board_movers=tuple(int(seat) for seat in json.loads(row[18])),
-            board_posting=row[19],
-            board_retired=tuple(int(message) for message in json.loads(row[20])),
-            seats=tuple(
-                SeatInfo(
-                    user_id=s[0],
-                    bot=s[1],
-                    name=str(s[2]),
-                    replaced=bool(s[3]),
-                    idle_since=s[4],
-                    prompt_version=int(s[5]),
-                )
-                for s in seat_rows
-            ),
-            deadlines=tuple(
-                Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
-            ),
-            salt=None if salt_row is None else str(salt_row[0]),
-        )
+            (row[0],),
+        ).fetchall()
+        salt = conn.execute("SELECT salt FROM seed_salts WHERE table_id = ?", (row[0],)).fetchone()
+        found.append((row, seats, deadlines, None if salt is None else str(salt[0])))
+    return found
+
+
+def _build(
+    row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence[Any], salt: str | None
+) -> Table:
+    table_id = int(row[0])
+    game = str(row[1])
+    state = None
+    if row[11] is not None:
+        try:
+            state = get_rules(game).decode(row[11])
+        except (EngineUnknownGame, ModuleNotFoundError) as exc:
+            raise TableError(f"The game {game!r} is not installed here.") from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TableError("This game's saved position cannot be read.") from exc
+    return Table(
+        id=table_id,
+        game=game,
+        guild_id=int(row[2]),
+        channel_id=int(row[3]),
+        thread_id=row[4],
+        lobby_message_id=row[5],
+        board_message_id=row[6],
+        host_id=int(row[7]),
+        status=TableStatus(row[8]),
+        options=json.loads(row[9]),
+        seed=row[10],
+        state=state,
+        version=int(row[12]),
+        created_at=float(row[13]),
+        updated_at=float(row[14]),
+        timing=Timing.from_json(json.loads(row[15])),
+        revision=int(row[16]),
+        board_version=row[17],
+        board_movers=tuple(int(seat) for seat in json.loads(row[18])),
+        board_posting=row[19],
+        board_retired=tuple(int(message) for message in json.loads(row[20])),
+        seats=tuple(
+            SeatInfo(
+                user_id=s[0],
+                bot=s[1],
+                name=str(s[2]),
+                replaced=bool(s[3]),
+                idle_since=s[4],
+                prompt_version=int(s[5]),
+            )
+            for s in seat_rows
+        ),
+        deadlines=tuple(
+            Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
+        ),
+        salt=salt,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _SavePlan:
+    """One save, every value encoded: what `Store._apply_save` writes on the database thread."""
+
+    table_id: int
+    table_row: tuple[Any, ...]
+    """The UPDATE's values, ending with the guard (id, old version, old revision)."""
+    actions: tuple[tuple[Any, ...], ...]
+    """(version, seat, action, events, created_at, source, undo snapshot or None) per new entry."""
+    mark_undone: int | None
+    drop_undo: bool
+    compact: bool
+    """The game ended: its log is packed (moves kept, not their events)."""
+    seats: Sequence[SeatInfo] | None
+    fewer_seats: bool
+    salt: str | None
+    """The seed's salt, when it is new."""
+    deadlines: Sequence[Deadline] | None
+    saved: tuple[Table, Table] | None = None
+    """(old, new) when the save changes the table's status: results may follow (tables/results.py)."""
+
+
+class _Busy(Exception):
+    """BEGIN IMMEDIATE found another connection writing: worth waiting for, unlocked."""
+
+    def __init__(self, error: sqlite3.Error) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _placeholders(rows: int, columns: int) -> str:
+    """`(?, ?), (?, ?)` for a multi-row INSERT."""
+    row = f"({', '.join('?' * columns)})"
+    return ", ".join([row] * rows)
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON, keys sorted."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _events_json(events: Iterable[Event]) -> str:
+    """The logged events, without the fields that hold their default (see `event_from_json`)."""
+    compact: list[dict[str, JSON]] = []
+    for event in events:
+        entry: dict[str, JSON] = {"kind": event.kind}
+        if event.data:
+            entry["data"] = dict(event.data)
+        if event.visible_to is not None:
+            entry["visible_to"] = sorted(event.visible_to)
+        if event.checkpoint:
+            entry["checkpoint"] = True
+        compact.append(entry)
+    return _dumps(compact)
 
 
 @dataclass(frozen=True, slots=True)

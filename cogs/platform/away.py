@@ -71,7 +71,7 @@ async def with_summary(service: TableService, table: Table, board: Any, shown: S
     if not board.ping_ids or table.state is None:
         return board
     try:
-        rows = await service.store.actions(table.id)
+        rows = await service.actions(table.id)
     except Exception:
         # The summary is a courtesy: the board and its ping go out without it.
         log.exception("table %s: no away summary", table.id)

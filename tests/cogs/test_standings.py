@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sqlite3
 from typing import Any
 
 from PIL import Image
@@ -24,17 +25,17 @@ async def seed(
 ) -> None:
     """Store finished games of the test server, each seat (user id or BOT, rank, score); rate them."""
     store = world.bot.tables.store
-    async with store.transaction() as db:
+
+    def write(db: sqlite3.Connection) -> None:
         for number, seats in enumerate(games):
             when = 1_000_000.0 + 3600 * number
-            async with db.execute(
+            table_id = db.execute(
                 "INSERT INTO tables (game, guild_id, channel_id, host_id, status, options, created_at, "
                 "updated_at) VALUES (?, ?, ?, ?, 'finished', '{}', ?, ?)",
                 (game, world.guild.id, world.channel.id, world.alice.id, when, when),
-            ) as cur:
-                table_id = cur.lastrowid
+            ).lastrowid
             assert table_id is not None
-            await insert_rows(
+            insert_rows(
                 db,
                 [
                     ResultRow(
@@ -58,7 +59,9 @@ async def seed(
                     for seat, (user, rank, score) in enumerate(seats)
                 ],
             )
-        await ratings.rebuild(db)
+        ratings.rebuild(db)
+
+    await store.write(write)
 
 
 def answer(result: Any) -> Any:

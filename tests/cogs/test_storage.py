@@ -41,7 +41,7 @@ async def test_a_click_during_a_storage_fault_gets_the_right_answer(
     table = await start_two_humans(world)
     mover, _ = mover_and_other(world, table)
 
-    async def broken(*args: object) -> None:
+    def broken(*args: object) -> None:
         raise error
 
     original = Store._write_seats

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import re
 import sqlite3
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,7 +110,23 @@ class Database:
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def actions(self, table_id: int) -> list[ActionRow]:
-        """A table's committed action log, in order."""
+        """A table's committed action log, in order (packed into one row once the game ended)."""
+        packed = self._query("SELECT moves FROM packed_logs WHERE table_id = ?", (table_id,))
+        if packed:
+            blob = packed[0][0]
+            text = zlib.decompress(blob).decode() if isinstance(blob, bytes) else str(blob)
+            moves = sorted(json.loads(text), key=lambda m: int(m[0]))
+            return [
+                ActionRow(
+                    int(m[0]),
+                    int(m[1]),
+                    int(m[2]),
+                    json.dumps(m[3], sort_keys=True, separators=(",", ":")),
+                    str(m[4]),
+                    bool(m[6]),
+                )
+                for m in moves
+            ]
         rows = self._query(
             "SELECT seq, version, seat, action, source, undone FROM actions WHERE table_id = ? ORDER BY seq",
             (table_id,),

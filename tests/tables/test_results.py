@@ -48,23 +48,22 @@ async def play_out(service: TableService, table_id: int, clock: FakeClock | None
 
 
 async def rows_of(service: TableService, table_id: int) -> tuple[ResultRow, ...]:
-    async with service.store.reading() as db:
-        return await game_results(db, table_id)
+    return await service.store.read(game_results, table_id)
 
 
 async def all_ratings(store: Store) -> tuple[list[Any], list[Any]]:
     """The ratings table and the rating history, as plain rows."""
-    async with store.reading() as db:
-        async with db.execute("SELECT * FROM ratings ORDER BY guild_id, game, user_id") as cur:
-            current = [tuple(r) for r in await cur.fetchall()]
-        async with db.execute("SELECT * FROM rating_history ORDER BY table_id, seat") as cur:
-            past = [tuple(r) for r in await cur.fetchall()]
-    return current, past
+
+    def read(db: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+        current = [tuple(r) for r in db.execute("SELECT * FROM ratings ORDER BY guild_id, game, user_id")]
+        past = [tuple(r) for r in db.execute("SELECT * FROM rating_history ORDER BY table_id, seat")]
+        return current, past
+
+    return await store.read(read)
 
 
 async def rating(service: TableService, user_id: int) -> Rating | None:
-    async with service.store.reading() as db:
-        return await ratings.rating_of(db, GUILD, "race", user_id)
+    return await service.store.read(ratings.rating_of, GUILD, "race", user_id)
 
 
 async def test_a_finished_game_has_one_result_row_per_seat(service: TableService, clock: FakeClock) -> None:
@@ -124,8 +123,7 @@ async def test_an_abandoned_game_records_nothing(service: TableService) -> None:
     await service.abandon(table.id, HOST)
     assert await rows_of(service, table.id) == ()
     assert await all_ratings(service.store) == ([], [])
-    async with service.store.reading() as db:
-        assert await player_games(db, GUILD, HOST) == ()
+    assert await service.store.read(player_games, GUILD, HOST) == ()
 
 
 async def test_a_final_save_that_failed_and_was_retried_writes_results_once(
@@ -147,9 +145,9 @@ async def test_a_final_save_that_failed_and_was_retried_writes_results_once(
     real = ratings.rate_game
     failures = 0
 
-    async def fault(db: Any, rows: Any) -> Any:
+    def fault(db: Any, rows: Any) -> Any:
         nonlocal failures
-        await real(db, rows)
+        real(db, rows)
         failures += 1
         raise sqlite3.OperationalError("disk I/O error")
 
@@ -175,16 +173,19 @@ async def test_a_final_save_that_failed_and_was_retried_writes_results_once(
         assert len(await rows_of(again, table.id)) == 2
         assert await all_ratings(again.store) == live
         finished = await again.get(table.id)
-        async with again.store.transaction() as db:
-            assert await write_results(db, finished) == (), "a table with results gets none again"
+
+        def again_write(db: sqlite3.Connection) -> None:
+            assert write_results(db, finished, lambda *_: 0) == (), "a table with results gets none again"
             with pytest.raises(sqlite3.IntegrityError):
-                await db.execute(
+                db.execute(
                     "INSERT INTO results (table_id, seat, game, guild_id, name, rank, score, breakdown, "
                     "options, players, started_at, ended_at, moves) SELECT table_id, seat, game, guild_id, "
                     "name, rank, score, breakdown, options, players, started_at, ended_at, moves "
                     "FROM results WHERE table_id = ? AND seat = 0",
                     (table.id,),
                 )
+
+        await again.store.write(again_write)
     finally:
         await again.close()
 
@@ -208,8 +209,7 @@ async def test_ratings_rebuilt_from_the_results_equal_the_live_ones(
     assert forfeit.user_id == CAROL and forfeit.replaced and forfeit.forfeited and not forfeit.won
     live = await all_ratings(service.store)
     assert len(live[0]) == 3 and len(live[1]) == 5 * 2 + 1 + 3
-    async with service.store.transaction() as db:
-        assert await ratings.rebuild(db) == (6, 3)
+    assert await service.store.write(ratings.rebuild) == (6, 3)
     assert await all_ratings(service.store) == live
     # And from the command line, on the file.
     await service.store.close()
@@ -256,7 +256,7 @@ async def test_finished_games_of_an_older_database_get_results_when_it_is_migrat
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", step + 1)
     store = await Store.open(db_path)
     try:
-        migrated = await game_results(store._db, first.id)
+        migrated = await store.read(game_results, first.id)
         # The start time is then the first move's (the start itself was not logged).
         assert [r.__class__(**{**_fields(r), "started_at": 0.0}) for r in migrated] == [
             r.__class__(**{**_fields(r), "started_at": 0.0}) for r in rows

@@ -21,6 +21,7 @@ from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
 from tables.models import DAY
 from tables.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store
 from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
+from tests.tables.oldschema import copy_into_schema
 
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
@@ -132,19 +133,15 @@ async def test_buttons_games_begun_before_the_one_die_rule_keep_two_dice_per_exi
     old = (await service.start_game(old.id, HOST)).table
     lobby = await service.create("buttons", 1, 10, HOST, "Host")
     await service.close()
-    # Rewind the file to schema 3, as a 2-player Buttons game and a lobby stored then looked.
-    with sqlite3.connect(db_path) as raw:
+    # The file at schema 3, as a 2-player Buttons game and a lobby stored then looked.
+    older = db_path.with_name("schema3.db")
+    copy_into_schema(db_path, older, 3)
+    with sqlite3.connect(older) as raw:
         raw.execute("UPDATE tables SET options = json_remove(options, '$.two_dice_2p')")
         raw.execute("UPDATE tables SET state = json_remove(state, '$.two_dice_2p') WHERE state IS NOT NULL")
-        raw.execute("PRAGMA user_version = 3")
     raw.close()
 
-    # Only step 4 runs again: the later steps' tables and columns are already in the file.
-    import tables.store as store_module
-
-    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:4])
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 4)
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    service = TableService(await Store.open(older), clock=clock, bot_delay=0)
     try:
         migrated = await service.get(old.id)
         assert migrated.options["two_dice_2p"] is True and migrated.state.two_dice_2p is True
@@ -195,7 +192,7 @@ async def test_a_failure_inside_the_transaction_leaves_the_game_unchanged(
     await service.act(table.id, HOST, 0, STRIDE2)
     before = await service.get(table.id)
 
-    async def broken(*args: object) -> None:
+    def broken(*args: object) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
     # Fails after the snapshot UPDATE and the log INSERT ran: both must be rolled back.
@@ -244,7 +241,7 @@ CRASH = textwrap.dedent(
 
     async def main():
         service = TableService(await Store.open(sys.argv[1]), bot_delay=0)
-        async def die(*args):
+        def die(*args):
             os._exit(3)  # the process dies between two statements of the transaction
         S._write_seats = die
         await service.act(int(sys.argv[2]), int(sys.argv[3]), 1, Action("roll"))
