@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import ids, views
+from cogs.platform import ids, pacing, views
 from cogs.platform import presenter as boards
 from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, PickRef, Ref, UndoRef
 from cogs.platform.layout import group_rows, groups_of
@@ -253,6 +253,14 @@ class Games(commands.Cog):
             board = f" The board: {link}" if link else ""
             answer = f"Your seat at table #{table.id} is yours again.{board}"
             await interaction.followup.send(answer, ephemeral=True)
+
+    @game.command(name="info", description="This table: game, options, pace, seats and whose move since when")
+    async def info(self, interaction: discord.Interaction[Any]) -> None:
+        """Describe the table played here, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game info"):
+            table = await self.table_here(interaction)
+            await interaction.followup.send(pacing.info_text(table, self.service), ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""

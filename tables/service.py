@@ -11,7 +11,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
-from engine.core import DEFAULT_LEVEL, UNDO, Action, BadOptions, EngineError, Move, Record, Scalar, Transition
+from engine.core import (
+    DEFAULT_LEVEL,
+    UNDO,
+    Action,
+    BadOptions,
+    EngineError,
+    Move,
+    Prompt,
+    Record,
+    Scalar,
+    Transition,
+)
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
 from tables.errors import (
@@ -47,7 +58,16 @@ from tables.models import (
     Update,
     UpdateKind,
 )
+from tables.players import Players
 from tables.store import NewAction, Store
+from tables.waits import (
+    answers_itself,
+    auto_answer,
+    defer_for_quiet,
+    held_pings,
+    optional_deadlines,
+    remind_after_ping,
+)
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +94,13 @@ async def plain_wait(awaitable: Awaitable[_T], reason: str, /) -> _T:
 
 OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
 
-_PRIORITY = {DeadlineKind.REPLACE: 0, DeadlineKind.TIMEOUT: 1, DeadlineKind.REMIND: 2}
+_PRIORITY = {
+    DeadlineKind.REPLACE: 0,
+    DeadlineKind.TIMEOUT: 1,
+    DeadlineKind.OPTIONAL: 2,
+    DeadlineKind.PING: 3,
+    DeadlineKind.REMIND: 4,
+}
 
 
 class TableService:
@@ -126,11 +152,14 @@ class TableService:
         self._clock_task: asyncio.Task[None] | None = None
         self._sleepers: set[asyncio.Future[None]] = set()
         self._closed = False
+        self.players = Players(store)
+        """Player settings: quiet hours, how to be told, standing answers (tables.players)."""
 
     # -- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
         """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop)."""
+        await self.players.load()
         for table in await self.store.find(statuses=(TableStatus.PLAYING,)):
             async with self._lock(table.id):
                 # A move committed since the read above is already cached and newer.
@@ -689,6 +718,8 @@ class TableService:
         if seat is not None:
             fresh.add(seat)
         new = replace(new, deadlines=_plan(old, new, now, fresh))
+        newly = set(after_prompts) - set(before_prompts) - ({seat} if seat is not None else set())
+        new = replace(new, deadlines=(*new.deadlines, *held_pings(new, newly, now, self.players)))
         append: tuple[NewAction, ...] = ()
         drop_undo = False
         if action is not None and seat is not None:
@@ -747,6 +778,20 @@ class TableService:
                 return False
             seat = current.seat
             info = table.seats[seat]
+            deferred = defer_for_quiet(table, current, now, self.players)
+            if deferred is not None:
+                await self._save(table, deferred, now=now)
+                return False
+            if current.kind is DeadlineKind.OPTIONAL:
+                return await self._fire_optional(table, current, now)
+            if current.kind is DeadlineKind.PING:
+                kept = remind_after_ping(_without(table, current), seat, now)
+                if seat not in table.to_move or info.is_bot:
+                    await self._save(table, kept, now=now)
+                    return False
+                saved = await self._save(table, kept, now=now)
+                self._publish(Notice(NoticeKind.TURN, saved, seat, info.user_id))
+                return True
             if current.kind is DeadlineKind.REPLACE:
                 await self._replace_seat(table, seat, now)
                 return True
@@ -780,6 +825,20 @@ class TableService:
             self._publish(Notice(NoticeKind.REMINDER, saved, seat, info.user_id, current.count + 1))
             return True
 
+    async def _fire_optional(self, table: Table, deadline: Deadline, now: float) -> bool:
+        """The window for an optional decision closed: take its default (decline)."""
+        seat = deadline.seat
+        prompt = table.prompt_for(seat)
+        if prompt is None or not prompt.optional or prompt.default is None or table.is_bot(seat):
+            await self._save(table, _without(table, deadline), now=now)
+            return False
+        transition = table.rules.apply(table.state, seat, prompt.default)
+        update = await self._commit(
+            table, table, seat, transition, UpdateKind.TIMEOUT_MOVE, prompt.default, source="window", now=now
+        )
+        self._after(update)
+        return True
+
     async def _clock_loop(self) -> None:
         while not self._closed:
             delay = self.poll_interval
@@ -799,7 +858,7 @@ class TableService:
         """Start the bot task of a table if a bot must move (call with the table's lock held)."""
         if self._closed or table.status is not TableStatus.PLAYING:
             return
-        if not any(table.is_bot(p.seat) for p in table.prompts):
+        if not any(table.is_bot(p.seat) or self._auto(table, p) for p in table.prompts):
             return
         task = self._bot_tasks.get(table.id)
         if task is None or task.done():
@@ -813,15 +872,30 @@ class TableService:
                 async with self._lock(table_id):
                     try:
                         table = await self._load(table_id)
-                        prompt = next((p for p in table.prompts if table.is_bot(p.seat)), None)
+                        prompt = next(
+                            (p for p in table.prompts if table.is_bot(p.seat) or self._auto(table, p)),
+                            None,
+                        )
                         if prompt is None:
                             return
-                        policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
-                        # A hard bot thinks for a good part of a second: off the event loop.
-                        action = await asyncio.to_thread(table.rules.bot_action, table.state, prompt, policy)
+                        standing = auto_answer(table, prompt, self.players)
+                        if standing is not None:
+                            action = standing
+                        else:
+                            policy = table.seats[prompt.seat].bot or DEFAULT_LEVEL
+                            # A hard bot thinks for a good part of a second: off the event loop.
+                            action = await asyncio.to_thread(
+                                table.rules.bot_action, table.state, prompt, policy
+                            )
                         transition = table.rules.apply(table.state, prompt.seat, action)
                         update = await self._commit(
-                            table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
+                            table,
+                            table,
+                            prompt.seat,
+                            transition,
+                            UpdateKind.BOT_MOVE,
+                            action,
+                            source="bot" if standing is None else "standing",
                         )
                     except NoSuchTable:
                         return
@@ -849,6 +923,15 @@ class TableService:
         finally:
             if self._bot_tasks.get(table_id) is asyncio.current_task():
                 del self._bot_tasks[table_id]
+
+    def _auto(self, table: Table, prompt: Prompt) -> bool:
+        """Whether a human's optional decision is answered by their standing answer (tables.waits)."""
+        return answers_itself(table, prompt, self.players)
+
+    async def kick(self, table_id: int) -> None:
+        """Let bots and standing answers move now if they can (after a standing answer changed)."""
+        async with self._lock(table_id):
+            self._kick_bots(await self._load(table_id))
 
     def _bot_pause(self, failures: int) -> float:
         """The wait before a bot's next try: its delay, or a capped backoff after failures."""
@@ -933,8 +1016,8 @@ def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:
 
 
 def _checked(timing: Timing) -> Timing:
-    for value in timing.to_json().values():
-        if value is not None and not value > 0:
+    for key, value in timing.to_json().items():
+        if key != "pace" and value is not None and not (isinstance(value, float | int) and value > 0):
             raise BadTableOptions("Every turn clock must be a positive duration or off.")
     return timing
 
@@ -969,4 +1052,5 @@ def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline
             planned.extend(d for d in old.deadlines if d.seat == seat and d.kind is not DeadlineKind.REPLACE)
         if timing.replace_after is not None and info.idle_since is not None:
             planned.append(Deadline(seat, DeadlineKind.REPLACE, info.idle_since + timing.replace_after))
+    planned.extend(optional_deadlines(new, planned, now))
     return tuple(planned)

@@ -19,6 +19,10 @@ class LobbyOp(enum.Enum):
     BOT = "bot"
     START = "start"
     CANCEL = "cancel"
+    PACE = "pace"
+    """The host's select of the table's pace."""
+    ANSWER = "answer"
+    """A seated player's standing answer to optional decisions at this table."""
 
 
 @dataclass(frozen=True, slots=True)

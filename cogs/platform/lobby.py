@@ -11,13 +11,14 @@ import discord
 
 from cogs.games import get_ui
 from cogs.games.base import Tone
-from cogs.platform import text
+from cogs.platform import pacing, text
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import ButtonSpec, OptionItem, Row, SelectSpec
 from cogs.platform.views import build_view
 from engine.core import DEFAULT_LEVEL, Scalar
 from tables.errors import TableError
 from tables.models import Table, TableStatus
+from tables.paces import DEFAULT_PACE, timing_for
 
 log = logging.getLogger("meeple.cogs.lobby")
 
@@ -51,8 +52,12 @@ def lobby_rows(table: Table) -> list[Row]:
 
 def lobby_message(table: Table) -> dict[str, Any]:
     """Keyword arguments to send or edit the lobby message (buttons only while it is a lobby)."""
-    view = build_view(lobby_rows(table)) if table.status is TableStatus.LOBBY else None
-    return {"content": text.lobby_text(get_ui(table.game), table), "view": view}
+    lobby = table.status is TableStatus.LOBBY
+    view = build_view([*lobby_rows(table), *pacing.lobby_rows(table)]) if lobby else None
+    content = text.lobby_text(get_ui(table.game), table)
+    if lobby:
+        content = text.clip_content(f"{content}\n{pacing.lobby_line(table)}")
+    return {"content": content, "view": view}
 
 
 def thread_name(table: Table) -> str:
@@ -61,7 +66,9 @@ def thread_name(table: Table) -> str:
     return f"{ui.emoji} {ui.title} #{table.id}"[:THREAD_NAME_LIMIT]
 
 
-async def open_lobby(interaction: discord.Interaction[Any], game_id: str, options: dict[str, Scalar]) -> None:
+async def open_lobby(
+    interaction: discord.Interaction[Any], game_id: str, options: dict[str, Scalar], pace: str = DEFAULT_PACE
+) -> None:
     """Create a table and post its lobby message in the channel where /play was used."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = interaction.channel
@@ -83,6 +90,7 @@ async def open_lobby(interaction: discord.Interaction[Any], game_id: str, option
             interaction.user.id,
             interaction.user.display_name,
             options,
+            timing=timing_for(pace),
         )
     except TableError as exc:
         await interaction.followup.send(str(exc), ephemeral=True)
@@ -121,6 +129,8 @@ async def lobby_click(
         table = await service.add_bot(ref.table, user.id, values[0] if values else DEFAULT_LEVEL)
     elif op is LobbyOp.CANCEL:
         table = await service.cancel(ref.table, user.id, manager)
+    elif op in (LobbyOp.PACE, LobbyOp.ANSWER):
+        table = await pacing.lobby_select(interaction, ref, values)
     else:
         await start_game(interaction, ref.table)
         return

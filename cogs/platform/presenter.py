@@ -15,6 +15,7 @@ from cogs.games import get_ui
 from cogs.games.base import GameUI
 from cogs.platform import text
 from cogs.platform.layout import Row, main_rows
+from cogs.platform.notify import Notifier
 from cogs.platform.views import build_view
 from engine.core import Prompt
 from tables.errors import NoSuchTable, TableError
@@ -172,6 +173,8 @@ class Presenter:
         self._notices: set[asyncio.Task[None]] = set()
         self._gone: set[int] = set()
         """Tables whose thread was deleted (or hidden from the bot): the sweep leaves them be."""
+        self.notify = Notifier(client, service, self.channel)
+        """Routes pings by the players' settings: thread or DM, held over quiet hours."""
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -354,11 +357,13 @@ class Presenter:
             else:
                 self._log.setdefault(table_id, []).extend(lines)
             png = await asyncio.to_thread(render_board, table)
-            board = compose(table, self._log[table_id], fresh & movers, png)
+            in_thread, by_dm = self.notify.route(table, fresh & movers)
+            board = compose(table, self._log[table_id], in_thread, png)
             if ended:
                 await self._finish(table, thread, board, interaction)
             elif new_message:
                 await self._post(table, thread, board, interaction)
+                await self.notify.send_turn_dms(table_id, by_dm)
             else:
                 await self._edit(table, thread, board, interaction)
 
@@ -387,6 +392,8 @@ class Presenter:
 
     async def notice(self, notice: Notice) -> None:
         """Reminders ping the player in the thread; other notices are told to everyone."""
+        if await self.notify.handles(notice):
+            return
         table = notice.table
         if table.thread_id is None:
             return

@@ -188,7 +188,6 @@ async def test_a_discord_outage_at_start_is_said_as_such_and_quickly(world: Harn
     world.env.backend.faults.clear()
 
 
-
 async def test_the_lobby_counts_the_players_it_needs_and_shows_no_empty_line(world: Harness) -> None:
     service = world.bot.tables
     table = await service.create("buttons", world.channel.guild.id, world.channel.id, world.alice.id, "Alice")

@@ -1,0 +1,124 @@
+"""Telling a player it is their move: in the thread or by direct message, never in their quiet hours.
+
+The table service holds a turn's ping over the player's quiet hours (a PING clock, see
+tables.waits) and moves reminders and clocks to their end; this module only routes what may
+be sent now: a mention in the game's thread, or a direct message with a link to the board
+for players who asked for it. When Discord refuses a direct message (the player closed them)
+the thread is used from then on, and the player is told so once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import discord
+
+from cogs.games import get_ui
+from cogs.platform import text
+from tables.models import Notice, NoticeKind, Table, TableStatus
+from tables.players import Notify
+from tables.service import TableService
+from tables.waits import is_held
+
+log = logging.getLogger("meeple.cogs.notify")
+
+ChannelLookup = Callable[[int], Awaitable[Any]]
+
+
+class Notifier:
+    """Routes turn pings and reminders by each player's settings."""
+
+    def __init__(self, client: discord.Client, service: TableService, channel: ChannelLookup) -> None:
+        self.client = client
+        self.service = service
+        self.channel = channel
+
+    def wants_dm(self, user_id: int) -> bool:
+        """Whether the player asked to be told by direct message (and those have not failed)."""
+        settings = self.service.players.get(user_id)
+        return settings.notify is Notify.DM and not settings.dm_failed
+
+    def route(self, table: Table, seats: Iterable[int]) -> tuple[set[int], tuple[int, ...]]:
+        """Split the seats to ping into those mentioned in the thread and the user ids told by DM.
+
+        A seat whose ping is held over its player's quiet hours is in neither.
+        """
+        in_thread: set[int] = set()
+        by_dm: list[int] = []
+        for seat in sorted(seats):
+            if not 0 <= seat < len(table.seats) or is_held(table, seat):
+                continue
+            user_id = table.seats[seat].user_id
+            if user_id is not None and self.wants_dm(user_id):
+                by_dm.append(user_id)
+            else:
+                in_thread.add(seat)
+        return in_thread, tuple(by_dm)
+
+    async def send_turn_dms(self, table_id: int, user_ids: Iterable[int]) -> None:
+        """Tell players by DM that it is their move, with a link to the new board."""
+        ids = tuple(user_ids)
+        if not ids:
+            return
+        table = await self.service.get(table_id)
+        for user_id in ids:
+            await self.tell(table, user_id, f"🎲 It is your move in {where(table)}.")
+
+    async def handles(self, notice: Notice) -> bool:
+        """Deliver a held turn ping, or a reminder by DM; False leaves the notice to the presenter."""
+        if notice.user_id is None or notice.table.status is not TableStatus.PLAYING:
+            return notice.kind is NoticeKind.TURN
+        table = notice.table
+        if notice.kind is NoticeKind.TURN:
+            await self.tell(table, notice.user_id, f"🎲 It is your move in {where(table)}.")
+            return True
+        if notice.kind is NoticeKind.REMINDER and self.wants_dm(notice.user_id):
+            return await self._dm(table, notice.user_id, f"⏰ It is still your move in {where(table)}.")
+        return False
+
+    async def tell(self, table: Table, user_id: int, line: str) -> None:
+        """One line to a player: by DM if they asked for it (and it works), else a mention in the thread."""
+        if self.wants_dm(user_id) and await self._dm(table, user_id, line):
+            return
+        await self._mention(table, user_id, line)
+
+    async def _dm(self, table: Table, user_id: int, line: str) -> bool:
+        """Send a DM; on refusal switch the player to the thread, saying so there once (delivered: True)."""
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(line, allowed_mentions=discord.AllowedMentions.none())
+            return True
+        except discord.Forbidden:
+            log.info("table %s: user %s takes no direct messages; using the thread", table.id, user_id)
+        except discord.HTTPException as exc:
+            log.warning("table %s: DM to %s failed (%s); mentioning instead", table.id, user_id, exc)
+            return False
+        await self.service.players.update(user_id, dm_failed=True)
+        await self._say_in_thread(
+            table,
+            f"<@{user_id}> {line}\n-# 📪 I cannot send you direct messages (they are closed to me), so I"
+            " mention you here from now on; `/settings` changes how you are told.",
+            user_id,
+        )
+        return True
+
+    async def _mention(self, table: Table, user_id: int, line: str) -> None:
+        await self._say_in_thread(table, f"<@{user_id}> {line}", user_id)
+
+    async def _say_in_thread(self, table: Table, content: str, user_id: int) -> None:
+        if table.thread_id is None:
+            return
+        thread = await self.channel(table.thread_id)
+        if thread is None:
+            return
+        await thread.send(content, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+
+
+def where(table: Table) -> str:
+    """ "table #12 (Buttons): <link>" for a message that points at a game."""
+    ui = get_ui(table.game)
+    link = table.board_link()
+    at = f": {link}" if link is not None else ""
+    return f"table #{table.id} ({text.discord_escape(ui.title)}){at}"
