@@ -43,7 +43,8 @@ class Notifier:
     def route(self, table: Table, seats: Iterable[int]) -> tuple[set[int], tuple[int, ...]]:
         """Split the seats to ping into those mentioned in the thread and the user ids told by DM.
 
-        A seat whose ping is held over its player's quiet hours is in neither.
+        A seat whose ping is held over its player's quiet hours is in neither; an optional
+        decision is never sent by DM (it pings nobody: the presenter decides for the thread).
         """
         in_thread: set[int] = set()
         by_dm: list[int] = []
@@ -51,7 +52,9 @@ class Notifier:
             if not 0 <= seat < len(table.seats) or is_held(table, seat):
                 continue
             user_id = table.seats[seat].user_id
-            if user_id is not None and self.wants_dm(user_id):
+            prompt = table.prompt_for(seat)
+            optional = prompt is not None and prompt.optional
+            if user_id is not None and not optional and self.wants_dm(user_id):
                 by_dm.append(user_id)
             else:
                 in_thread.add(seat)
