@@ -1033,6 +1033,11 @@ def _without(table: Table, deadline: Deadline) -> Table:
     return replace(table, deadlines=kept)
 
 
+def _optional(table: Table, seat: int) -> bool:
+    prompt = table.prompt_for(seat)
+    return prompt is not None and prompt.optional
+
+
 def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline, ...]:
     """The clocks of `new`: restarted for `fresh` seats, kept for seats still waiting."""
     if new.status is not TableStatus.PLAYING:
@@ -1044,7 +1049,8 @@ def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline
         if info.is_bot or info.user_id is None:
             continue
         if seat in fresh:
-            if timing.remind_after is not None:
+            # An optional decision is never reminded: its window closes it (tables.waits).
+            if timing.remind_after is not None and not _optional(new, seat):
                 planned.append(Deadline(seat, DeadlineKind.REMIND, now + timing.remind_after))
             if timing.timeout_after is not None:
                 planned.append(Deadline(seat, DeadlineKind.TIMEOUT, now + timing.timeout_after))

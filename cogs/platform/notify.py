@@ -67,7 +67,11 @@ class Notifier:
             return
         table = await self.service.get(table_id)
         for user_id in ids:
-            await self.tell(table, user_id, f"🎲 It is your move in {where(table)}.")
+            try:
+                await self.tell(table, user_id, f"🎲 It is your move in {where(table)}.")
+            except discord.HTTPException as exc:
+                # The board is out and stays so: a lost DM must not make the keeper post it again.
+                log.warning("table %s: could not tell %s of their move: %s", table.id, user_id, exc)
 
     async def handles(self, notice: Notice) -> bool:
         """Deliver a held turn ping, or a reminder by DM; False leaves the notice to the presenter."""

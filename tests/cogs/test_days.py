@@ -366,3 +366,22 @@ async def play_until_bob_answered(world: Harness) -> None:
             return
         await play_one(world)
     raise AssertionError("bob was never offered the gold die")
+
+
+async def test_a_reminder_goes_by_dm_to_a_player_who_asked_for_it(world: Harness) -> None:
+    clock = set_clock(world, at("UTC", 24, 12))
+    start = clock.now
+    table = await open_game(world)
+    mover = user_of(world, table.seats[table.to_move[0]].user_id)
+    await mover.slash(world.channel, "settings", told_by="dm")
+    await run_due(world, clock, start + 12 * 3600 + 5)
+    assert reminders(world, mover.id) == [], "not in the thread"
+    dms = mover.user.dm_channel.history()
+    assert dms and "It is still your move in table #1" in dms[-1].content
+
+
+async def test_an_optional_choice_is_never_reminded(world: Harness) -> None:
+    await open_game(world, "buttons")
+    table, _place, gold = await gold_pair(world)
+    assert table.deadline(gold.seat, DeadlineKind.REMIND) is None
+    assert table.deadline(gold.seat, DeadlineKind.TIMEOUT) is not None
