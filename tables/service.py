@@ -825,6 +825,20 @@ class TableService:
             self._publish(Notice(NoticeKind.REMINDER, saved, seat, info.user_id, current.count + 1))
             return True
 
+    async def hold_pings(self, table_id: int, seats: set[int]) -> Table:
+        """Hold the turn pings of seats whose players are in quiet hours until those end (PING clocks)."""
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            if table.status is not TableStatus.PLAYING:
+                return table
+            now = self.clock()
+            armed = {d.seat for d in table.deadlines if d.kind is DeadlineKind.PING}
+            wanted = set(table.to_move) & seats - armed
+            held = held_pings(table, wanted, now, self.players)
+            if not held:
+                return table
+            return await self._save(table, replace(table, deadlines=(*table.deadlines, *held)), now=now)
+
     async def _fire_optional(self, table: Table, deadline: Deadline, now: float) -> bool:
         """The window for an optional decision closed: take its default (decline)."""
         seat = deadline.seat

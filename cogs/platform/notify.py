@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -27,6 +28,18 @@ log = logging.getLogger("meeple.cogs.notify")
 ChannelLookup = Callable[[int], Awaitable[Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where the turn pings of one board go."""
+
+    in_thread: set[int]
+    """Seats mentioned on the board."""
+    by_dm: tuple[int, ...]
+    """User ids told by direct message, with a link, once the board is out."""
+    held: set[int]
+    """Seats whose players are in their quiet hours: pinged when those end (TableService.hold_pings)."""
+
+
 class Notifier:
     """Routes turn pings and reminders by each player's settings."""
 
@@ -40,25 +53,30 @@ class Notifier:
         settings = self.service.players.get(user_id)
         return settings.notify is Notify.DM and not settings.dm_failed
 
-    def route(self, table: Table, seats: Iterable[int]) -> tuple[set[int], tuple[int, ...]]:
-        """Split the seats to ping into those mentioned in the thread and the user ids told by DM.
+    def route(self, table: Table, seats: Iterable[int]) -> Route:
+        """Split the seats to ping: mentioned in the thread, told by DM, or held over quiet hours.
 
-        A seat whose ping is held over its player's quiet hours is in neither; an optional
-        decision is never sent by DM (it pings nobody: the presenter decides for the thread).
+        An optional decision is never sent by DM (it pings nobody: the presenter decides for
+        the thread).
         """
         in_thread: set[int] = set()
         by_dm: list[int] = []
+        held: set[int] = set()
+        now = self.service.clock()
         for seat in sorted(seats):
             if not 0 <= seat < len(table.seats) or is_held(table, seat):
                 continue
             user_id = table.seats[seat].user_id
+            if self.service.players.quiet_until(user_id, now) is not None:
+                held.add(seat)
+                continue
             prompt = table.prompt_for(seat)
             optional = prompt is not None and prompt.optional
             if user_id is not None and not optional and self.wants_dm(user_id):
                 by_dm.append(user_id)
             else:
                 in_thread.add(seat)
-        return in_thread, tuple(by_dm)
+        return Route(in_thread, tuple(by_dm), held)
 
     async def send_turn_dms(self, table_id: int, user_ids: Iterable[int]) -> None:
         """Tell players by DM that it is their move, with a link to the new board."""

@@ -357,13 +357,15 @@ class Presenter:
             else:
                 self._log.setdefault(table_id, []).extend(lines)
             png = await asyncio.to_thread(render_board, table)
-            in_thread, by_dm = self.notify.route(table, fresh & movers)
-            board = compose(table, self._log[table_id], in_thread, png)
+            route = self.notify.route(table, fresh & movers)
+            if route.held and new_message and not ended:
+                await self.service.hold_pings(table_id, route.held)
+            board = compose(table, self._log[table_id], route.in_thread, png)
             if ended:
                 await self._finish(table, thread, board, interaction)
             elif new_message:
                 await self._post(table, thread, board, interaction)
-                await self.notify.send_turn_dms(table_id, by_dm)
+                await self.notify.send_turn_dms(table_id, route.by_dm)
             else:
                 await self._edit(table, thread, board, interaction)
 

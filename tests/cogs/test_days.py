@@ -72,10 +72,10 @@ def select_id(message: discord.Message, op: LobbyOp) -> str:
     return next(c.custom_id for c in components(message) if c.custom_id == wanted)
 
 
-async def movers(world: Harness) -> list[int | None]:
-    """The user ids of the seats to move now."""
+async def movers(world: Harness, *, awaited: bool = False) -> list[int | None]:
+    """The user ids of the seats to move now (`awaited`: on a decision that is not optional)."""
     table = await table_of(world)
-    return [table.seats[seat].user_id for seat in table.to_move]
+    return [table.seats[p.seat].user_id for p in table.prompts if not (awaited and p.optional)]
 
 
 async def play_one(world: Harness) -> None:
@@ -223,14 +223,16 @@ async def test_clocks_never_expire_a_seat_in_quiet_hours(world: Harness) -> None
     assert now.version > table.version or now.seats[seat].replaced
 
 
-async def test_a_turn_beginning_in_quiet_hours_pings_at_their_end(world: Harness) -> None:
-    # Noon UTC is 07:00 in New York; bob's quiet hours run 06:00-09:00 there.
+@pytest.mark.parametrize("game", ["tomatoes", "buttons"])
+async def test_a_turn_beginning_in_quiet_hours_pings_at_their_end(world: Harness, game: str) -> None:
+    # Noon UTC is 07:00 in New York; the other player's quiet hours run 06:00-09:00 there.
     clock = set_clock(world, at("UTC", 24, 12))
-    table = await open_game(world)
+    table = await open_game(world, game)
     first = table.seats[table.to_move[0]].user_id
     other = world.bob if first == world.alice.id else world.alice
     await other.slash(world.channel, "settings", time_zone=NEW_YORK, quiet_hours="06:00-09:00")
-    while other.id not in await movers(world):
+    # In Buttons the other player first has the optional gold die, then their own turn.
+    while other.id not in await movers(world, awaited=True):
         await play_one(world)
     table = await table_of(world)
     seat = table.seat_of(other.id)
@@ -385,3 +387,30 @@ async def test_an_optional_choice_is_never_reminded(world: Harness) -> None:
     table, _place, gold = await gold_pair(world)
     assert table.deadline(gold.seat, DeadlineKind.REMIND) is None
     assert table.deadline(gold.seat, DeadlineKind.TIMEOUT) is not None
+
+
+async def test_a_turn_that_follows_a_closed_window_in_quiet_hours_is_held(world: Harness) -> None:
+    # The gold die's window closes for bob (a clock, not his move) and his own turn begins: he is
+    # in his quiet hours (07:00 in New York, quiet until 12:00), so the board does not ping him.
+    clock = set_clock(world, at("UTC", 24, 12))
+    await world.bob.slash(world.channel, "settings", time_zone=NEW_YORK, quiet_hours="06:00-12:00")
+    await open_game(world, "buttons")
+    for _ in range(30):
+        table, place, gold = await gold_pair(world)
+        bob = table.seat_of(world.bob.id)
+        if gold.seat != bob:
+            await play_one(world)
+            continue
+        table = await answer(world, table, place)
+        await run_due(world, clock, clock.now + 4 * 3600 + 1)
+        table = await table_of(world)
+        if bob in [p.seat for p in table.prompts if not p.optional]:
+            break
+    else:
+        raise AssertionError("bob's turn never followed his gold die")
+    assert world.bob.id not in pinged(world, world.board())
+    held = table.deadline(bob, DeadlineKind.PING)
+    assert held is not None and held.due_at == at(NEW_YORK, 24, 12)
+    await run_due(world, clock, at(NEW_YORK, 24, 12))
+    told = [m for m in world.thread().history() if "It is your move" in m.content]
+    assert len(told) == 1 and pinged(world, told[0]) == {world.bob.id}

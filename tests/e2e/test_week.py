@@ -19,7 +19,7 @@ from pathlib import Path
 from tables.players import zone
 from tests.e2e.botprocess import BotProcess, child_env
 from tests.e2e.conftest import World
-from tests.e2e.players import private_answer
+from tests.e2e.players import choices, private_answer
 from tests.fakediscord import FakeDiscord, Message, User
 
 TOKYO = "Asia/Tokyo"
@@ -116,12 +116,24 @@ async def test_a_simulated_week_of_three_tables_respects_quiet_hours(world: Worl
             "settings", carol, world.channel, {"time_zone": TOKYO, "quiet_hours": "22:00-08:00"}
         )
         assert "22:00 to 08:00" in await private_answer(fake, told)
-        threads = {
-            "live": await open_table(fake, world, "tomatoes", "live", [alice, carol]),
-            "daily": await open_table(fake, world, "buttons", "daily", [bob, carol]),
-            "relaxed": await open_table(fake, world, "tomatoes", "relaxed", [carol, alice, bob]),
+        seating = {
+            "live": ("tomatoes", [alice, carol]),
+            "daily": ("buttons", [bob, carol]),
+            "relaxed": ("tomatoes", [carol, alice, bob]),
         }
+        threads = {}
+        for pace, (game, players) in seating.items():
+            threads[pace] = await open_table(fake, world, game, pace, players)
+        # Alice and Carol play their turn as soon as they are pinged; Bob never comes back.
+        seats = {
+            (threads[pace], user.id): seat
+            for pace, (_, players) in seating.items()
+            for seat, user in enumerate(players)
+            if user is not bob
+        }
+        answered: set[int] = set()
         await settle(fake)
+        turns = await answer_pings(fake, seats, {alice.id: alice, carol.id: carol}, answered)
 
         sent_at: dict[int, float] = {m.id: START for m in fake.messages.values()}
         now = START
@@ -133,6 +145,9 @@ async def test_a_simulated_week_of_three_tables_respects_quiet_hours(world: Worl
             clock.set(now)
             await fake.wait_for(lambda at=now: fired(world.db_path, at), 30, "the due clocks to fire")
             await settle(fake)
+            for message in fake.messages.values():
+                sent_at.setdefault(message.id, now)
+            turns += await answer_pings(fake, seats, {alice.id: alice, carol.id: carol}, answered)
             for message in fake.messages.values():
                 sent_at.setdefault(message.id, now)
         await bot.terminate()
@@ -155,7 +170,77 @@ async def test_a_simulated_week_of_three_tables_respects_quiet_hours(world: Worl
     # None twice: one reminder per player, table and moment at most.
     counted = Counter((m.channel_id, uid, sent_at[m.id]) for m in tally.all_reminders() for uid in m.pinged)
     assert max(counted.values()) == 1, counted.most_common(3)
-    print(f"{steps} clock steps; reminders per table:", {p: len(tally.reminders(p)) for p in threads})
+    assert turns >= 3, "the pinged players played"
+    print(
+        f"{steps} clock steps, {turns} turns played on a ping; reminders per table:",
+        {p: len(tally.reminders(p)) for p in threads},
+    )
+
+
+async def answer_pings(
+    fake: FakeDiscord, seats: dict[tuple[int, int], int], players: dict[int, User], answered: set[int]
+) -> int:
+    """Each player pinged in a game thread since the last look plays one turn there; the turns played.
+
+    Pings that arrive meanwhile wait for the next look (the player comes back later).
+    """
+    seen = [
+        message
+        for message in list(fake.messages.values())
+        if message.id not in answered and message.channel_id in {thread for thread, _ in seats}
+    ]
+    answered.update(message.id for message in seen)
+    pending = dict.fromkeys(
+        (message.channel_id, uid)
+        for message in seen
+        for uid in message.pinged
+        if (message.channel_id, uid) in seats and uid in players
+    )
+    turns = 0
+    for thread_id, uid in pending:
+        if await play_turn(fake, thread_id, players[uid], seats[(thread_id, uid)]):
+            turns += 1
+    await settle(fake)
+    return turns
+
+
+def own_choices(message: Message, seat: int) -> list[tuple[str, str | None]]:
+    """(custom_id, select value or None) of the turn components of `seat` on a message."""
+    found: list[tuple[str, str | None]] = []
+    for item in choices(message):
+        custom_id = str(item["custom_id"])
+        if custom_id.startswith("mp:pick:"):
+            values = [str(o["value"]) for o in item.get("options") or []]
+            mine = [v for v in values if v.startswith((f"a{seat}.", f"g{seat}."))]
+            found.extend((custom_id, value) for value in mine[:1])
+        elif custom_id.split(":")[4] == str(seat):
+            found.append((custom_id, None))
+    return found
+
+
+async def play_turn(fake: FakeDiscord, thread_id: int, user: User, seat: int) -> bool:
+    """Click `seat`'s first choice on the newest board until the turn is over (its board has
+    nothing left for the seat: one board message per turn); whether any click was made."""
+    log: list[str] = []
+    turn_board: int | None = None
+    for clicked in range(40):
+        boards = [m for m in fake.channel_messages(thread_id, for_user=user.id) if own_choices(m, seat)]
+        if not boards or (turn_board is not None and boards[-1].id != turn_board):
+            return clicked > 0
+        board = boards[-1]
+        turn_board = board.id
+        custom_id, value = own_choices(board, seat)[0]
+        if value is None:
+            interaction = await fake.click(board, custom_id, user)
+        else:
+            interaction = await fake.select(board, custom_id, [value], user)
+        await fake.wait_answered(interaction)
+        await settle(fake, 0.15)
+        answers = [
+            fake.messages[m].text()[:80] for m in (interaction.original_id, *interaction.followups) if m
+        ]
+        log.append(f"{custom_id} {value} on {board.id}: {answers}")
+    raise AssertionError(f"{user.name} never finished a turn in thread {thread_id}:\n" + "\n".join(log[-8:]))
 
 
 class Tally:
