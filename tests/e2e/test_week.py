@@ -124,12 +124,14 @@ async def test_a_simulated_week_of_three_tables_respects_quiet_hours(world: Worl
         threads = {}
         for pace, (game, players) in seating.items():
             threads[pace] = await open_table(fake, world, game, pace, players)
-        # Alice and Carol play their turn as soon as they are pinged; Bob never comes back.
+        # Alice and Carol play their turn when they see a ping; Bob never comes back, and Carol
+        # leaves the daily table to its clocks (turns there begin at 18:00 in Tokyo, when the
+        # week starts and a day's clock runs out, so her 12-hour reminders fall at 06:00).
         seats = {
             (threads[pace], user.id): seat
             for pace, (_, players) in seating.items()
             for seat, user in enumerate(players)
-            if user is not bob
+            if user is not bob and (pace, user) != ("daily", carol)
         }
         answered: set[int] = set()
         await settle(fake)
