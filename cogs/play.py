@@ -15,13 +15,25 @@ from discord.ext import commands
 
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import ids, pacing, views
+from cogs.platform import gamelog, ids, pacing, records, views
 from cogs.platform import presenter as boards
-from cogs.platform.ids import ActRef, GroupRef, LobbyRef, MainRef, MineRef, PickRef, Ref, UndoRef
+from cogs.platform.ids import (
+    ActRef,
+    GroupRef,
+    HistoryRef,
+    LobbyRef,
+    MainRef,
+    MineRef,
+    PickRef,
+    Ref,
+    ReplayRef,
+    UndoRef,
+)
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
+from cogs.platform.votes import vote_click
 from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -254,6 +266,53 @@ class Games(commands.Cog):
             answer = f"Your seat at table #{table.id} is yours again.{board}"
             await interaction.followup.send(answer, ephemeral=True)
 
+    @game.command(name="record", description="The game's record as a JSON file, to check its dice")
+    @app_commands.describe(table="The table's number (default: the game of this thread)")
+    async def record(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
+        """Send the record of a game, privately; its seed only once the game is over."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game record"):
+            found = await self.table_named(interaction, table)
+            await records.send_record(interaction, self.service, found)
+
+    @game.command(name="history", description="The finished games of this server, newest first")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        """The first page of the server's finished games, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game history"):
+            await records.show_history(interaction, self.service, 0, edit=False)
+
+    @game.command(name="replay", description="Watch a finished game again, then step through it turn by turn")
+    @app_commands.describe(table="The table's number (default: the game of this thread)")
+    async def replay(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
+        """Send a finished game's animated replay with step buttons, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game replay"):
+            found = await self.table_named(interaction, table)
+            await records.send_replay(interaction, self.service, found)
+
+    async def table_named(self, interaction: discord.Interaction[Any], table_id: int | None) -> Table:
+        """The table with that number in this server, or else the game of this thread (any status)."""
+        if table_id is not None:
+            return await records.table_in_guild(self.service, table_id, interaction.guild_id)
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            found = await self.service.table_for_thread(channel.id)
+            if found is not None and found.seed is not None:
+                return found
+        return await self.table_here(interaction)
+
+    @game.command(name="log", description="This game's log in words, shown only to you")
+    async def game_log(self, interaction: discord.Interaction[Any]) -> None:
+        """The table's log, paged, hiding what the asker's seat may not see (cogs/platform/gamelog.py)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game log"):
+            table = await self.table_here(interaction)
+            page = await gamelog.log_page(self.service, table, interaction.user.id)
+            if page["view"] is None:
+                del page["view"]
+            await interaction.followup.send(**page, ephemeral=True)
+
     @game.command(name="info", description="This table: game, options, pace, seats and whose move since when")
     async def info(self, interaction: discord.Interaction[Any]) -> None:
         """Describe the table played here, privately."""
@@ -308,6 +367,14 @@ class Games(commands.Cog):
                 await self.undo(interaction, ref)
             elif isinstance(ref, MineRef):
                 await self.show_mine(interaction, ref)
+            elif isinstance(ref, ReplayRef):
+                await records.step(interaction, self.service, ref)
+            elif isinstance(ref, HistoryRef):
+                await records.show_history(interaction, self.service, ref.page, edit=True)
+            elif isinstance(ref, ids.LogRef):
+                await gamelog.log_click(interaction, ref)
+            elif isinstance(ref, ids.VoteRef):
+                await vote_click(interaction, ref)
 
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
         """Play the chosen option."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import secrets
 
 SCHEME = "sha256:meeple-seed-v1"
 """The name a record gives this scheme, so a later scheme can be told apart."""
@@ -38,6 +39,11 @@ def preimage(seed: int, salt: str) -> str:
 def commitment(seed: int, salt: str) -> str:
     """The SHA-256 commitment (64 lowercase hex digits) shown when the game starts."""
     return hashlib.sha256(preimage(seed, salt).encode("ascii")).hexdigest()
+
+
+def new_salt() -> str:
+    """A fresh secret salt, drawn when a game's seed is."""
+    return secrets.token_hex(SALT_BYTES)
 
 
 def matches(seed: int, salt: str, committed: str) -> bool:

@@ -19,6 +19,7 @@ Lobby (each returns the Table after the change, or raises a TableError):
     create(game, guild_id, channel_id, host_id, host_name, options=None, *, timing=None)
     join(table_id, user_id, name)          leave(table_id, user_id)
     add_bot(table_id, by_user, policy="greedy")      remove_bot(table_id, by_user, seat)
+    remove_player(table_id, by_user, user_id)        (host only: frees another human's seat)
     set_options(table_id, by_user, options)          set_timing(table_id, by_user, timing)
     cancel(table_id, by_user, is_manager=False)
     check_start(table_id, by_user) -> Table          (would Start be accepted now?)
@@ -29,6 +30,8 @@ Play (each returns an Update, also sent to every listener):
     act(table_id, user_id, version, action)  undo(table_id, user_id, version)
     abandon(table_id, by_user, is_manager=False)
     reclaim(table_id, user_id) -> Table      (take one's seat back from a bot)
+    hand_to_bot(table_id, seat, idle_since) -> Table  (a vote carried, tables/votes.py: a bot
+                                      plays the due seat now, unless its player moved since)
 Messages: set_thread / set_lobby_message / set_board_message(table_id, id) -> Table
 The board outbox (what the board message shows, stored with the game; no revision bump):
     board_posting(table_id, version)            before sending a new board message

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import commitment as commit
 from engine.core import Action, Event, Outcome, Prompt, Rules, Scalar
 from engine.games import get_rules
 
@@ -153,6 +154,20 @@ class Table:
     """Set while a new board message for this version is sent and its id not yet recorded."""
     board_retired: tuple[int, ...] = ()
     """Earlier board messages whose buttons are still to strip."""
+    salt: str | None = None
+    """The secret drawn with the seed and hashed with it into the commitment (engine.commitment)."""
+
+    @property
+    def commitment(self) -> str | None:
+        """The SHA-256 commitment to the seed shown when the game starts; None before it has a seed."""
+        if self.seed is None or self.salt is None:
+            return None
+        return commit.commitment(self.seed, self.salt)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (finished or abandoned): its seed may be revealed."""
+        return self.status in (TableStatus.FINISHED, TableStatus.ABANDONED)
 
     @property
     def board_behind(self) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
+from engine import commitment as commit
 from engine.core import (
     DEFAULT_LEVEL,
     UNDO,
@@ -94,6 +95,8 @@ async def plain_wait(awaitable: Awaitable[_T], reason: str, /) -> _T:
 
 OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
 
+MAX_FORCED_STEPS = 16
+"""A bound on the one-option steps played in a row after a move (a game keeps each turn finite)."""
 _PRIORITY = {
     DeadlineKind.REPLACE: 0,
     DeadlineKind.TIMEOUT: 1,
@@ -321,6 +324,19 @@ class TableService:
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             return await self._save(table, replace(table, seats=seats))
 
+    async def remove_player(self, table_id: int, by_user: int, user_id: int) -> Table:
+        """Free the lobby seat of another human (host only)."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            seat = table.seat_of(user_id)
+            if seat is None or table.seats[seat].is_bot:
+                raise NotAllowed("That player is not seated at this table.")
+            if user_id == by_user:
+                raise NotAllowed("You cannot remove yourself: press **Leave** or **Cancel**.")
+            seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
+            return await self._save(table, replace(table, seats=seats))
+
     async def set_options(self, table_id: int, by_user: int, options: Mapping[str, Scalar]) -> Table:
         """Change a lobby's game options (host only); unnamed options keep their defaults."""
         async with self._lock(table_id):
@@ -370,11 +386,12 @@ class TableService:
             _check_start(table, by_user)
             rules = table.rules
             seed = secrets.randbits(63)
+            salt = commit.new_salt()
             try:
                 state = rules.setup(len(table.seats), table.options, seed)
             except BadOptions as exc:
                 raise BadTableOptions(str(exc)) from exc
-            playing = replace(table, status=TableStatus.PLAYING, seed=seed)
+            playing = replace(table, status=TableStatus.PLAYING, seed=seed, salt=salt)
             if thread_id is not None:
                 playing = replace(playing, thread_id=thread_id)
             update = await self._commit(
@@ -417,6 +434,7 @@ class TableService:
             update = await self._commit(
                 table, base, seat, transition, UpdateKind.MOVE, action, source="human"
             )
+            update = await self._play_forced(update)
             if reclaimed:
                 self._publish(Notice(NoticeKind.RECLAIMED, update.table, seat, user_id))
             self._after(update)
@@ -466,6 +484,16 @@ class TableService:
             saved = await self._save(table, new)
             self._publish(Notice(NoticeKind.RECLAIMED, saved, seat, user_id))
             return saved
+
+    async def hand_to_bot(self, table_id: int, seat: int, idle_since: float) -> Table:
+        """Hand a due seat to a bot now (a vote carried: tables/votes.py), unless its player
+        moved since `idle_since`; the player takes it back by playing a move, as after a timeout."""
+        async with self._lock(table_id):
+            table = await self._playing(table_id)
+            info = table.seats[seat] if 0 <= seat < len(table.seats) else None
+            if info is None or info.is_bot or info.idle_since != idle_since or seat not in table.to_move:
+                raise NotAllowed("That player has played since: the vote is over.")
+            return await self._replace_seat(table, seat)
 
     async def abandon(self, table_id: int, by_user: int, is_manager: bool = False) -> Update:
         """End a game in progress without a result (host or server manager)."""
@@ -559,6 +587,10 @@ class TableService:
     async def tables_of_user(self, user_id: int, statuses: tuple[TableStatus, ...] = OPEN) -> list[Table]:
         """The tables where a user holds a seat, with one of `statuses`, oldest first."""
         return await self.store.find(statuses=statuses, user_id=user_id)
+
+    async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of a server's finished games, the latest to end first, and how many there are."""
+        return await self.store.finished_in_guild(guild_id, offset=offset, limit=limit)
 
     async def log(self, table_id: int) -> list[LoggedEvent]:
         """Every event of the game so far, in order (filter with Event.visible for a seat)."""
@@ -741,6 +773,46 @@ class TableService:
             outcome=outcome,
         )
 
+    async def _play_forced(self, update: Update, now: float | None = None) -> Update:
+        """Play every step that leaves a person nothing to decide, each recorded (source "auto").
+
+        Such a step is the next prompt (not optional) of the person who just moved, with a single
+        option: Diced Tomatoes' end of turn with no die and no karma left to use, the cell of
+        a Buttons roll that fits only one. A turn handed to someone else still waits for their
+        first click. The returned update holds `update` and those steps.
+        """
+        merged = update
+        for _ in range(MAX_FORCED_STEPS):
+            table = merged.table
+            prompt = next(
+                (
+                    p
+                    for p in table.prompts
+                    if p.seat == update.seat
+                    and len(p.options) == 1
+                    and not p.optional
+                    and not table.is_bot(p.seat)
+                ),
+                None,
+            )
+            if prompt is None:
+                break
+            action = prompt.options[0]
+            transition = table.rules.apply(table.state, prompt.seat, action)
+            step = await self._commit(
+                table, table, prompt.seat, transition, UpdateKind.MOVE, action, source="auto", now=now
+            )
+            awaited = {p.seat for p in step.prompts}
+            merged = replace(
+                step,
+                kind=merged.kind,
+                seat=merged.seat,
+                action=merged.action,
+                events=merged.events + step.events,
+                new_to_move=tuple(sorted((set(merged.new_to_move) | set(step.new_to_move)) & awaited)),
+            )
+        return merged
+
     def _after(self, update: Update) -> None:
         """Publish an update and let bots move next (called with the table's lock held)."""
         self._publish(update)
@@ -811,6 +883,7 @@ class TableService:
                     source="timeout",
                     now=now,
                 )
+                update = await self._play_forced(update, now)
                 self._publish(Notice(NoticeKind.TIMED_OUT, update.table, seat, info.user_id))
                 self._after(update)
                 return True
@@ -881,8 +954,9 @@ class TableService:
     async def _run_bots(self, table_id: int) -> None:
         """Play the bot seats of a table until a human must move; retry failures while it is in play."""
         failures = 0
+        continuing = False
         try:
-            while await self._sleep(self._bot_pause(failures)):
+            while await self._sleep(0.0 if continuing and not failures else self._bot_pause(failures)):
                 async with self._lock(table_id):
                     try:
                         table = await self._load(table_id)
@@ -933,6 +1007,9 @@ class TableService:
                         )
                         continue
                     failures = 0
+                    # The pause is for people to follow a bot: its turn is shown once, so its
+                    # steps after the first follow at once (see Presenter.show).
+                    continuing = any(p.seat == prompt.seat for p in update.prompts)
                     self._publish(update)
         finally:
             if self._bot_tasks.get(table_id) is asyncio.current_task():

@@ -107,7 +107,36 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE before IS NOT NULL AND json_type(before, '$.two_dice_2p') IS NULL
         AND table_id IN (SELECT id FROM tables WHERE game = 'buttons');
     """,
-    # 5: player settings (time zone, quiet hours, how to be told, standing answer to optional
+    # 5: the secret salt hashed with each game's seed into the commitment its first board shows.
+    # Games begun before get one now: their commitment appears from the next board on.
+    """
+    CREATE TABLE IF NOT EXISTS seed_salts (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+        salt TEXT NOT NULL
+    );
+    INSERT OR IGNORE INTO seed_salts (table_id, salt)
+        SELECT id, lower(hex(randomblob(32))) FROM tables WHERE seed IS NOT NULL;
+    """,
+    # 6: votes to hand a long-due seat to a bot (tables/votes.py), and clocks for chores done
+    # after a game, such as archiving its thread a day after the final scores (tables/chores.py).
+    """
+    CREATE TABLE IF NOT EXISTS seat_votes (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        voter_id INTEGER NOT NULL,
+        idle_since REAL NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat, voter_id)
+    );
+    CREATE TABLE IF NOT EXISTS table_chores (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (table_id, kind)
+    );
+    CREATE INDEX IF NOT EXISTS table_chores_by_due ON table_chores (due_at);
+    """,
+    # 7: player settings (time zone, quiet hours, how to be told, standing answer to optional
     # decisions) and standing answers set for one table (tables.players).
     """
     CREATE TABLE IF NOT EXISTS players (
@@ -447,6 +476,12 @@ class Store:
                     await self._write_seats(db, new.id, new.seats)
                 if new.deadlines != old.deadlines:
                     await self._write_deadlines(db, new.id, new.deadlines)
+                if new.salt is not None and new.salt != old.salt:
+                    await _run(
+                        db,
+                        "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)",
+                        (new.id, new.salt),
+                    )
         except _Stale:
             return False
         return True
@@ -578,6 +613,21 @@ class Store:
                 return None
             return await self._build(db, row)
 
+    async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of a server's finished games, the latest to end first, and how many there are."""
+        where = "guild_id = ? AND status = 'finished'"
+        async with self.reading() as db:
+            async with db.execute(f"SELECT COUNT(*) FROM tables WHERE {where}", (guild_id,)) as cur:
+                row = await cur.fetchone()
+            total = int(row[0]) if row else 0
+            query = (
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {where} "
+                "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+            )
+            async with db.execute(query, (guild_id, limit, offset)) as cur:
+                rows = await cur.fetchall()
+            return [await self._build(db, row) for row in rows], total
+
     async def find(
         self,
         *,
@@ -693,6 +743,8 @@ class Store:
             (table_id,),
         ) as cur:
             deadline_rows = await cur.fetchall()
+        async with db.execute("SELECT salt FROM seed_salts WHERE table_id = ?", (table_id,)) as cur:
+            salt_row = await cur.fetchone()
         game = str(row[1])
         state = None
         if row[11] is not None:
@@ -738,6 +790,7 @@ class Store:
             deadlines=tuple(
                 Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
             ),
+            salt=None if salt_row is None else str(salt_row[0]),
         )
 
 

@@ -84,6 +84,11 @@ class GameUI(ABC):
     def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
         """One line saying what the player to move is asked now (markdown: `names` come escaped)."""
 
+    def direct(self, group: Choice) -> bool:
+        """Whether a group's options may each get a first-step button (one click instead of two)
+        when every such option fits on the first page; False by default."""
+        return False
+
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """One line for the second step, once the player picked `group`."""
         return f"{group.group_label}: choose one."

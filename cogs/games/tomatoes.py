@@ -1,9 +1,10 @@
-"""Diced Tomatoes on Discord: dice first, then where they go; karma actions grouped by kind."""
+"""Diced Tomatoes on Discord: a button per die and target while they fit (else dice first, then
+where they go); karma actions grouped by kind."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -56,7 +57,8 @@ RULES_TEXT = "\n".join(
         "**Score**: harvests + bonuses + 1 per 2 karma + 1 per 3 red dice on your unfinished vines.",
         "**Solo**: harvest all 6 tomatoes before the dice run out; slots matching their number count.",
         "",
-        "`/play tomatoes` opens a table. On your turn press a die, then where it goes;"
+        "`/play tomatoes` opens a table. On your turn press where a die goes (with many"
+        " choices: the die first, then where);"
         " ↩️ Undo takes back your moves until the next roll.",
     )
 )
@@ -84,6 +86,20 @@ def _vine(view: Any, owner: int, token: int) -> str:
         ("" if d.colour.value == "red" else DIE_EMOJI[d.colour.value]) + str(d.value) for d in found.dice
     )
     return f"{dice} = {found.value}"
+
+
+def _rest(view: Any, prompt: Prompt, names: Sequence[str]) -> list[str]:
+    """ "Red 5 → Bob's token 2" for each die of a forced rest (context "rest": die, owner, token
+    triples in playing order, die indices as they are at each step)."""
+    flat = cast(tuple[int, ...], dict(prompt.context).get("rest", ()))
+    rolled = list(view.rolled)
+    parts = []
+    for at in range(0, len(flat), 3):
+        die, owner, token = flat[at : at + 3]
+        placed = rolled.pop(die)
+        where = f"{_whose(prompt, owner, names)} token {token + 1}"
+        parts.append(f"{placed.colour.value.capitalize()} {placed.value} → {where}")
+    return parts
 
 
 class TomatoesUI(GameUI):
@@ -126,6 +142,9 @@ class TomatoesUI(GameUI):
             return Choice(
                 f"die:{die}", group_label, label, DIE_EMOJI.get(colour), tone, f"{group_label} → {label}"
             )
+        if kind == "place_rest":
+            label = "Place the rest: " + ", ".join(_rest(view, prompt, names))
+            return Choice("rest", label, label, "⏩", Tone.MAIN)
         if kind == "end_turn":
             count = len(view.rolled)
             label = f"End turn (pass {count} {'die' if count == 1 else 'dice'})" if count else "End turn"
@@ -184,11 +203,15 @@ class TomatoesUI(GameUI):
             return f"{who}: take {context.get('take', 0)} dice{extra} and roll. {bushel}{spend}"
         if prompt.kind == "place":
             if context.get("must_place"):
-                return f"{who}: place your dice: pick a die, then where it goes (karma {karma})."
+                return f"{who}: place your dice: choose where each one goes (karma {karma})."
             return f"{who}: no die fits; end your turn or spend karma (karma {karma})."
         if prompt.kind == "clear":
             return f"{who}: a vine of yours is worth 0 or less: clear it or keep it."
         return f"{who}: your move."
+
+    def direct(self, group: Choice) -> bool:
+        """A die's targets are one click each ("Red 5 → Your token 2") while they all fit."""
+        return group.group.startswith("die:")
 
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """ "Where does Red 5 go?" for a die; the karma action's name otherwise."""

@@ -19,6 +19,8 @@ class LobbyOp(enum.Enum):
     BOT = "bot"
     START = "start"
     CANCEL = "cancel"
+    REMOVE = "remove"
+    """The host's "Remove a player" select (its value is the removed player's user id)."""
     PACE = "pace"
     """The host's select of the table's pace."""
     ANSWER = "answer"
@@ -125,7 +127,79 @@ class MineRef:
         return f"{PREFIX}mine:{self.table}"
 
 
-Ref = LobbyRef | ActRef | GroupRef | MainRef | UndoRef | PickRef | MineRef
+@dataclass(frozen=True, slots=True)
+class ReplayRef:
+    """Show turn `turn` (from 1) of a finished table's replay, privately."""
+
+    table: int
+    turn: int
+    slot: int
+    """Which button of the message (First and Previous may lead to the same turn)."""
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}replay:{self.table}:{self.turn}:{self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRef:
+    """Page `page` (from 0) of the server's finished games."""
+
+    page: int
+
+    @property
+    def table(self) -> None:
+        """A history page is about no one table."""
+        return None
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}hist:{self.page}"
+
+
+@dataclass(frozen=True, slots=True)
+class LogRef:
+    """Show the clicker page `page` (0: the oldest lines) of a table's log, privately; see cogs/gamelog.py."""
+
+    table: int
+    page: int
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}log:{self.table}:{self.page}"
+
+
+LATEST_PAGE = 10**15
+"""A LogRef page past any real one: the newest page (the "Full log" button of a turn ping)."""
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRef:
+    """Vote to hand `seat` of a table to a bot now (the reminder's button; cogs/platform/votes.py)."""
+
+    table: int
+    seat: int
+    since: int
+    """The whole seconds of the seat's idle_since when the reminder was sent: a move since ends the vote."""
+
+    def custom_id(self) -> str:
+        """The custom_id of this button."""
+        return f"{PREFIX}vote:{self.table}:{self.seat}:{self.since}"
+
+
+Ref = (
+    LobbyRef
+    | ActRef
+    | GroupRef
+    | MainRef
+    | UndoRef
+    | PickRef
+    | MineRef
+    | ReplayRef
+    | HistoryRef
+    | LogRef
+    | VoteRef
+)
 
 _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "act": (ActRef, 4),
@@ -134,6 +208,10 @@ _INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
     "undo": (UndoRef, 3),
     "pick": (PickRef, 3),
     "mine": (MineRef, 1),
+    "replay": (ReplayRef, 3),
+    "hist": (HistoryRef, 1),
+    "log": (LogRef, 2),
+    "vote": (VoteRef, 3),
 }
 
 

@@ -109,8 +109,19 @@ def main_entries(
     several = len(prompts) > 1
     for prompt in prompts:
         who = f"{names[prompt.seat]} · " if several else ""
-        for group in groups_of(ui, view, prompt, names):
+        groups = groups_of(ui, view, prompt, names)
+        spread = _spread_groups(ui, groups)
+        for group in groups:
             head = group.head
+            if group.number in spread:
+                shown: set[str] = set()
+                for index, choice in group.members:
+                    label = who + choice.single_label
+                    if label not in shown:  # identical dice: one button plays either
+                        shown.add(label)
+                        direct = ActRef(table, version, prompt.seat, index)
+                        entries.append(Entry(direct, label, choice.tone, choice.emoji))
+                continue
             if len(group.members) == 1:
                 index, choice = group.members[0]
                 ref: ActRef | GroupRef = ActRef(table, version, prompt.seat, index)
@@ -122,6 +133,18 @@ def main_entries(
                 tone, emoji = head.tone, head.emoji
             entries.append(Entry(ref, label, tone, emoji))
     return entries
+
+
+def _spread_groups(ui: GameUI, groups: Sequence[Group]) -> set[int]:
+    """The groups whose options get a first-step button each: those the game marks `direct`,
+    when all of them fit on one page of buttons together with the other groups."""
+    direct = [g for g in groups if len(g.members) > 1 and ui.direct(g.head)]
+    if not direct:
+        return set()
+    labels = {choice.single_label for g in direct for _, choice in g.members}
+    if len(labels) + len(groups) - len(direct) > BUTTON_PAGE:
+        return set()
+    return {g.number for g in direct}
 
 
 def group_entries(table: int, version: int, group: Group) -> list[Entry]:

@@ -11,9 +11,9 @@ import discord
 
 from cogs.games import get_ui
 from cogs.games.base import Tone
-from cogs.platform import pacing, text
+from cogs.platform import pacing, text, threads
 from cogs.platform.ids import LobbyOp, LobbyRef
-from cogs.platform.layout import ButtonSpec, OptionItem, Row, SelectSpec
+from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, SelectSpec, clip
 from cogs.platform.views import build_view
 from engine.core import DEFAULT_LEVEL, Scalar
 from tables.errors import TableError
@@ -39,7 +39,7 @@ def lobby_rows(table: Table) -> list[Row]:
         return ButtonSpec(LobbyRef(table.id, op).custom_id(), label, tone, emoji)
 
     levels = tuple(OptionItem(f"{level.capitalize()} bot", level, "🤖") for level in table.rules.levels())
-    return [
+    rows: list[Row] = [
         (
             spec(LobbyOp.JOIN, "Join", Tone.MAIN, "🪑"),
             spec(LobbyOp.LEAVE, "Leave", Tone.NORMAL, "🚪"),
@@ -48,6 +48,21 @@ def lobby_rows(table: Table) -> list[Row]:
         ),
         SelectSpec(LobbyRef(table.id, LobbyOp.BOT).custom_id(), "🤖 Add bot: pick its level", levels),
     ]
+    removable = removable_players(table)
+    if removable:
+        rows.append(
+            SelectSpec(LobbyRef(table.id, LobbyOp.REMOVE).custom_id(), "🚫 Remove a player (host)", removable)
+        )
+    return rows
+
+
+def removable_players(table: Table) -> tuple[OptionItem, ...]:
+    """The options of the host's "Remove a player" select: every other seated human (value: user id)."""
+    return tuple(
+        OptionItem(clip(text.one_line(seat.name), MAX_OPTION_TEXT), str(seat.user_id), "🚫")
+        for seat in table.seats
+        if seat.user_id is not None and seat.bot is None and seat.user_id != table.host_id
+    )[:25]
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
@@ -129,6 +144,11 @@ async def lobby_click(
         table = await service.add_bot(ref.table, user.id, values[0] if values else DEFAULT_LEVEL)
     elif op is LobbyOp.CANCEL:
         table = await service.cancel(ref.table, user.id, manager)
+    elif op is LobbyOp.REMOVE:
+        removed = values[0] if len(values) == 1 else ""
+        if not removed.isascii() or not removed.isdigit() or len(removed) > 20:
+            raise TableError("Pick the player to remove from the list.")
+        table = await service.remove_player(ref.table, user.id, int(removed))
     elif op in (LobbyOp.PACE, LobbyOp.ANSWER):
         table = await pacing.lobby_select(interaction, ref, values)
     else:
@@ -213,6 +233,8 @@ async def _create_thread(client: Any, table: Table, message: discord.Message | N
 def thread_failure(exc: discord.HTTPException) -> str:
     """What went wrong opening a game's thread, said so that the host knows what to do."""
     after = "so the game has not started"
+    if exc.code == threads.TOO_MANY_THREADS:
+        return threads.too_many_threads(after)
     if isinstance(exc, discord.Forbidden):
         return (
             f"I am not allowed to open a thread here (I need the Create Public Threads permission), {after}."

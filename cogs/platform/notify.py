@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from cogs.games import get_ui
-from cogs.platform import text
+from cogs.platform import text, threads
 from tables.models import Notice, NoticeKind, Table, TableStatus
 from tables.players import Notify
 from tables.service import TableService
@@ -138,6 +138,7 @@ class Notifier:
         thread = await self.channel(table.thread_id)
         if thread is None:
             return
+        await threads.reopen(thread)
         await thread.send(content, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
 

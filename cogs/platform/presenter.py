@@ -13,7 +13,7 @@ import discord
 
 from cogs.games import get_ui
 from cogs.games.base import GameUI
-from cogs.platform import text
+from cogs.platform import away, text, threads, votes
 from cogs.platform.layout import Row, main_rows
 from cogs.platform.notify import Notifier
 from cogs.platform.views import build_view
@@ -60,6 +60,14 @@ def _step(ui: GameUI, update: Update) -> _Step:
     return _Step(table.version, tuple(lines), began, frozenset(fresh))
 
 
+def _bot_continues(update: Update) -> bool:
+    """Whether a bot moved and is still the one awaited: the middle of a bot's turn."""
+    if update.kind is not UpdateKind.BOT_MOVE or update.seat is None or update.outcome is not None:
+        return False
+    table = update.table
+    return table.is_bot(update.seat) and awaited_seats(table) == (update.seat,)
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """A board message ready to send: caption, image, components."""
@@ -102,6 +110,15 @@ def render_board(table: Table, seat: int | None = None) -> bytes | None:
     return png
 
 
+def awaited_seats(table: Table) -> tuple[int, ...]:
+    """The seats the game waits for: an open prompt that is not optional (Prompt.optional).
+
+    Only these count as "to move" for the board: a change among them posts a new message and
+    pings; an optional decision (Buttons' gold die for the non-rollers) edits the board quietly.
+    """
+    return tuple(sorted({p.seat for p in table.prompts if not p.optional}))
+
+
 def human_prompts(table: Table) -> list[Prompt]:
     """The open prompts a person answers with buttons (a seat a bot stands in for included)."""
     return [p for p in table.prompts if not table.is_bot(p.seat) or table.seats[p.seat].replaced]
@@ -135,10 +152,11 @@ def compose(
         if prompts or private
         else []
     )
+    awaited = awaited_seats(table)
     ping_ids = tuple(
         info.user_id
         for seat, info in enumerate(table.seats)
-        if seat in ping_seats and seat in table.to_move and not info.is_bot and info.user_id is not None
+        if seat in ping_seats and seat in awaited and not info.is_bot and info.user_id is not None
     )
     content = text.board_text(ui, table, lines, "\n".join(questions), ping_ids)
     return Board(content, png, rows, ping_ids)
@@ -160,6 +178,8 @@ class Presenter:
     sweep_interval = 30.0
     strays_scanned = 25
     """How many recent thread messages an interrupted post is looked for in."""
+    present_for = 300.0
+    """Seconds after a player's own move during which they count as watching: no turn ping."""
 
     def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
@@ -173,6 +193,8 @@ class Presenter:
         self._notices: set[asyncio.Task[None]] = set()
         self._gone: set[int] = set()
         """Tables whose thread was deleted (or hidden from the bot): the sweep leaves them be."""
+        self._moved_at: dict[tuple[int, int], float] = {}
+        """(table, seat) -> when that seat's player last moved themselves (service clock)."""
         self.notify = Notifier(client, service, self.channel)
         """Routes pings by the players' settings: thread or DM, held over quiet hours."""
 
@@ -194,18 +216,51 @@ class Presenter:
                 task.add_done_callback(self._notices.discard)
 
     async def show(self, update: Update, interaction: discord.Interaction[Any] | None = None) -> None:
-        """Show an update: edit the board within a turn, post a new one when the turn changes."""
+        """Show an update: edit the board within a turn, post a new one when the turn changes.
+
+        A bot's step after which the same bot is still awaited is only queued: its whole turn
+        is shown once, when it hands over (the keeper's sweep shows it if the bot stalls).
+        """
         table = update.table
+        if update.kind in (UpdateKind.MOVE, UpdateKind.UNDO) and update.seat is not None:
+            self._moved_at[(table.id, update.seat)] = self.service.clock()
         self._pending.setdefault(table.id, []).append(_step(get_ui(table.game), update))
+        if _bot_continues(update):
+            return
         await self.flush(table.id, interaction)
+
+    def _ping_seats(self, table: Table, fresh: set[int]) -> set[int]:
+        """The seats to mention: newly awaited, and not moved themselves within `present_for` seconds.
+
+        A player who just moved is watching the thread (a live game, or a solo one): their next
+        turn needs no ping; once they are away, the turn pings them (and the reminders do).
+        """
+        now = self.service.clock()
+        awaited = set(awaited_seats(table))
+        return {
+            seat
+            for seat in fresh & awaited
+            if now - self._moved_at.get((table.id, seat), float("-inf")) >= self.present_for
+        }
 
     async def flush(self, table_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Bring the table's board on Discord up to date with the stored game; on failure retry later."""
         try:
-            await self._flush(table_id, interaction)
+            await self._flush_reopening(table_id, interaction)
         except Exception:
             self.keep(table_id, delay=self.retry_base)
             raise
+
+    async def _flush_reopening(
+        self, table_id: int, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """`_flush`; when Discord says the thread is archived (unknown to us), reopen it and retry once."""
+        try:
+            await self._flush(table_id, interaction)
+        except discord.HTTPException as exc:
+            if not await threads.reopen_refused(self, table_id, exc):
+                raise
+            await self._flush(table_id, interaction)
 
     # -- the board keeper ------------------------------------------------------
 
@@ -224,7 +279,7 @@ class Presenter:
         try:
             while await self.service.idle_wait(self.service.pause(delay), "board keeper: waiting to retry"):
                 try:
-                    await self._flush(table_id)
+                    await self._flush_reopening(table_id)
                     return
                 except NoSuchTable:
                     return
@@ -338,12 +393,13 @@ class Presenter:
                     await self._say_thread_gone(table)
                 return
             self._gone.discard(table_id)
+            await threads.reopen(thread)
             if table.board_posting is not None:
                 table = await self._mend_interrupted_post(table, thread)
             if current and (ended or not lines):
                 await self._strip_retired(table, thread, interaction)
                 return
-            movers = frozenset(table.to_move)
+            movers = frozenset(awaited_seats(table))
             unseen = [step for step in steps if shown is None or step.version > shown]
             fresh = set().union(*(step.new_to_move for step in unseen)) if unseen else set()
             began = any(step.turn_began for step in unseen)
@@ -356,11 +412,15 @@ class Presenter:
                 self._log[table_id] = lines
             else:
                 self._log.setdefault(table_id, []).extend(lines)
-            png = await asyncio.to_thread(render_board, table)
-            route = self.notify.route(table, fresh & movers)
+            if new_message or shown != table.version:
+                png = await asyncio.to_thread(render_board, table)
+            else:
+                png = None  # late log lines only: the image on Discord already shows this version
+            route = self.notify.route(table, self._ping_seats(table, fresh))
             if route.held and new_message and not ended:
                 await self.service.hold_pings(table_id, route.held)
             board = compose(table, self._log[table_id], route.in_thread, png)
+            board = await away.with_summary(self.service, table, board, self._log[table_id])
             if ended:
                 await self._finish(table, thread, board, interaction)
             elif new_message:
@@ -378,6 +438,7 @@ class Presenter:
             thread = await self.channel(table.thread_id)
             if thread is None:
                 raise TableError("I cannot find this game's thread any more.")
+            await threads.reopen(thread)
             if table.board_posting is not None:
                 table = await self._mend_interrupted_post(table, thread)
             png = await asyncio.to_thread(render_board, table)
@@ -401,14 +462,19 @@ class Presenter:
             return
         thread = await self.channel(table.thread_id)
         if thread is None:
+            await self._say_thread_gone(table)
             return
+        await threads.reopen(thread)
         seat = table.seats[notice.seat]
         name = text.seat_name(seat)
         link = table.board_link()
         where = f" {link}" if link is not None else ""
         mentions = discord.AllowedMentions.none()
+        view = None
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
             content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
+            vote, view = await votes.reminder_vote(self.service, table, notice.seat)
+            content += vote
             mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         elif notice.kind is NoticeKind.TIMED_OUT:
             content = f"⌛ Time ran out for **{name}**: the default move was played."
@@ -423,7 +489,10 @@ class Presenter:
             content = f"🤖 A bot now plays for **{text.discord_escape(seat.name)}**."
         else:
             content = f"👋 **{text.discord_escape(seat.name)}** is back and plays their seat again."
-        await thread.send(content, allowed_mentions=mentions)
+        if view is not None:
+            await thread.send(content, allowed_mentions=mentions, view=view)
+        else:
+            await thread.send(content, allowed_mentions=mentions)
 
     async def channel(self, channel_id: int) -> Any:
         """A channel or thread by id, from the cache or the API; None when it is gone."""
@@ -441,7 +510,7 @@ class Presenter:
         """Send a new board message through the outbox: intent stored, sent, id stored."""
         await self.service.board_posting(table.id, table.version)
         message = await thread.send(**kwargs)
-        return await self.service.board_posted(table.id, int(message.id), table.version, table.to_move)
+        return await self.service.board_posted(table.id, int(message.id), table.version, awaited_seats(table))
 
     async def _post(
         self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
@@ -454,6 +523,9 @@ class Presenter:
         if view is not None:
             kwargs["view"] = view
         first = table.board_message_id is None
+        if first and (fair := text.commitment_line(table)) is not None:
+            # Its own message, never edited (boards are): what it says stands as first posted.
+            await thread.send(fair, allowed_mentions=discord.AllowedMentions.none())
         posted = await self._send_board(table, thread, kwargs)
         await self._strip_retired(posted, thread, interaction)
         if first:
@@ -484,7 +556,7 @@ class Presenter:
             except discord.NotFound:
                 await self._post(table, thread, board, None)
                 return
-        await self.service.board_shown(table.id, table.version, table.to_move)
+        await self.service.board_shown(table.id, table.version, awaited_seats(table))
 
     async def _finish(
         self, table: Table, thread: Any, board: Board, interaction: discord.Interaction[Any] | None
@@ -492,6 +564,9 @@ class Presenter:
         ui = get_ui(table.game)
         outcome = table.outcome
         lines = [text.final_text(ui, table, outcome)] if outcome is not None else []
+        revealed = text.seed_line(table)
+        if revealed is not None:
+            lines.append(revealed)
         # Under the scores only the last events: the caption's title line would say the game twice.
         events = board.content.partition("\n")[2]
         lines.append(events if outcome is not None else board.content)
@@ -511,8 +586,10 @@ class Presenter:
             return
         thread = await self.channel(table.thread_id) if table.thread_id is not None else None
         if thread is not None:
+            revealed = text.seed_line(table)
             await thread.send(
-                f"🛑 Table #{table.id} was abandoned; no result is recorded.",
+                f"🛑 Table #{table.id} was abandoned; no result is recorded."
+                + (f"\n{revealed}" if revealed else ""),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if table.board_message_id is not None:
@@ -521,18 +598,8 @@ class Presenter:
         await self._refresh_lobby(table)
 
     async def _say_thread_gone(self, table: Table) -> None:
-        """Tell the channel the game was opened from that its thread is gone (once per process)."""
-        channel = await self.channel(table.channel_id)
-        if channel is None:
-            return
-        try:
-            await channel.send(
-                f"⚠️ The thread of table #{table.id} was deleted, so I cannot show its board any more;"
-                " the host can end the game with `/game abandon` here.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException as exc:
-            log.info("table %s: could not say that its thread is gone: %s", table.id, exc)
+        """The game's thread is gone: end the game as abandoned and say so in the channel, once."""
+        await threads.end_for_lost_thread(self, table)
 
     async def _mend_interrupted_post(self, table: Table, thread: Any) -> Table:
         """A board was being posted when the process stopped or Discord failed: strip what got out.

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
+from tables.chores import lobby_expired, lobby_expires_at
 from tables.models import SeatInfo, Table, TableStatus
 
 MAX_CONTENT = 2000
@@ -70,6 +71,9 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         more = f"{need} more player" + ("s" if need > 1 else "")
         hint = f"Needs {more}." if need > 0 else "The host can start when everyone is in."
         lines.append(f"Press **Join** to play. {hint}")
+        lines.append(f"-# Not started, this table expires <t:{int(lobby_expires_at(table))}:R>.")
+    elif table.status is TableStatus.CANCELLED and lobby_expired(table):
+        lines.append("This table expired: nobody started it within a week.")
     elif table.status is TableStatus.CANCELLED:
         lines.append("This table was cancelled.")
     elif table.thread_id is None:
@@ -139,6 +143,27 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
         verb = "wins" if len(winners) == 1 else "share the win"
         lines.append(f"🎉 {' and '.join(winners)} {verb}!")
     return clip_content("\n".join(lines))
+
+
+def commitment_line(table: Table) -> str | None:
+    """The fair-dice message posted before a game's first board: the commitment to its secret seed."""
+    if table.commitment is None:
+        return None
+    return (
+        f"🎲 Table #{table.id}: the dice are fixed in advance. The SHA-256 commitment to the game's"
+        f" secret seed is `{table.commitment}`. The seed is revealed when the game ends, and"
+        " `/game record` lets anyone check every roll against this commitment."
+    )
+
+
+def seed_line(table: Table) -> str | None:
+    """The line of a game's last message that reveals its seed (the salt is in the record)."""
+    if table.seed is None or table.commitment is None or not table.over:
+        return None
+    return (
+        f"-# 🎲 The seed was `{table.seed}` (commitment `{table.commitment[:12]}…`):"
+        " `/game record` gives the game's record, `python -m engine.verify` checks it."
+    )
 
 
 def clip_content(text: str) -> str:

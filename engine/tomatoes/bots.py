@@ -146,6 +146,8 @@ class _Judge:
             return self.place_gain(die.colour, die.value, owner, index)
         if kind == "end_turn":
             return 0.0
+        if kind == "place_rest":
+            return float("-inf")  # the same placements one by one, which the bot weighs itself
         cost = max(0, KARMA_COSTS[kind] - self.free_karma) * self.karma_worth
         if kind in ("clean", "flip"):
             return self.vine_gain(kind == "flip", action["owner"], action["token"]) - cost - SPEND_THRESHOLD

@@ -12,6 +12,7 @@ from engine.search import MonteCarloBot
 from engine.tomatoes import scoring, text, turn
 from engine.tomatoes.bots import NormalBot, bot_view, easy_bot, evaluate, shortlist
 from engine.tomatoes.events import Ev
+from engine.tomatoes.forced import PLACE_REST, forced_rest
 from engine.tomatoes.karma import KARMA_ACTIONS, apply_karma, karma_options
 from engine.tomatoes.offered import offered, plain
 from engine.tomatoes.options import OPTION_SPECS, table_options
@@ -109,6 +110,9 @@ class TomatoRules(Rules[TomatoState]):
     def _place_prompt(self, state: TomatoState) -> Prompt:
         legal = placements(state)
         options = [place_action(d, o, t) for d, o, t in legal]
+        rest = forced_rest(state, legal, self.clone)
+        if rest is not None:
+            options.append(PLACE_REST)
         if not legal:
             options.append(END_TURN)
         options += karma_options(state)
@@ -118,6 +122,7 @@ class TomatoRules(Rules[TomatoState]):
             ("placeable", tuple(sorted({d for d, _, _ in legal}))),
             ("karma", state.players[state.active].karma),
             ("must_place", bool(legal)),
+            ("rest", tuple(x for placement in rest or () for x in placement)),
         )
         return Prompt(
             state.active,
@@ -133,7 +138,7 @@ class TomatoRules(Rules[TomatoState]):
         Same answer as membership in the prompt (a property test holds them equal), without
         listing every placement and karma action again on each apply.
         """
-        if plain(action):
+        if plain(action) and action != PLACE_REST:  # rare: checked against the prompt itself
             return offered(state, seat, action)
         return super().is_offered(state, seat, action)
 
@@ -143,6 +148,10 @@ class TomatoRules(Rules[TomatoState]):
         kind = action.kind
         if kind == "place":
             return place_die(state, action["die"], action["owner"], action["token"])
+        if kind == PLACE_REST.kind:
+            rest = forced_rest(state, placements(state), self.clone)
+            assert rest is not None  # apply() checked that it is offered
+            return [event for placement in rest for event in place_die(state, *placement)]
         if kind in KARMA_ACTIONS:
             return apply_karma(state, action)
         if kind == "roll":

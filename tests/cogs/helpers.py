@@ -50,7 +50,8 @@ def refs(message: discord.Message) -> list[tuple[Any, str, str | None]]:
 
 def fresh(world: Harness, message: discord.Message) -> discord.Message:
     """The message as Discord holds it now."""
-    for candidate in reversed(world.thread().history()):
+    thread = next((t for t in world.channel.threads if t.id == message.channel.id), None) or world.thread()
+    for candidate in reversed(thread.history()):
         if candidate.id == message.id:
             return candidate
     raise AssertionError(f"message {message.id} is gone")

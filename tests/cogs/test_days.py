@@ -273,6 +273,7 @@ async def test_a_player_who_asked_for_dms_is_told_by_dm_with_a_link(world: Harne
 
 
 async def test_dms_refused_fall_back_to_the_thread_and_say_so_once(world: Harness) -> None:
+    clock = set_clock(world, at("UTC", 24, 12))
     await world.bob.slash(world.channel, "settings", told_by="dm")
     dm_channel = world.bob.user.dm_channel.id
     world.env.inject_error(
@@ -283,9 +284,10 @@ async def test_dms_refused_fall_back_to_the_thread_and_say_so_once(world: Harnes
     said = [m for m in world.thread().history() if "cannot send you direct messages" in m.content]
     assert len(said) == 1 and pinged(world, said[0]) == {world.bob.id}
     assert world.bot.tables.players.get(world.bob.id).dm_failed
-    # Bob's next turn: a plain mention on the board, no second note.
+    # Bob's next turn, after an hour away: a plain mention on the board, no second note.
     while world.bob.id in await movers(world):
         await play_one(world)
+    clock.now += 3600
     if (await table_of(world)).status is TableStatus.PLAYING:
         await bob_to_move(world)
         assert world.bob.id in pinged(world, world.board())

@@ -16,6 +16,8 @@ refs = st.one_of(
     st.builds(ids.UndoRef, nat, nat, st.integers(0, 5)),
     st.builds(ids.PickRef, nat, nat, st.integers(0, 3)),
     st.builds(ids.MineRef, nat),
+    st.builds(ids.LogRef, nat, nat),
+    st.builds(ids.VoteRef, nat, st.integers(0, 5), nat),
 )
 
 
@@ -56,6 +58,10 @@ def test_malformed_examples() -> None:
         "mp:act:١:2:3:4",
         "mp:act:01:2:3:4",
         "mp:grp:1:2:3:4:" + "9" * 99,
+        "mp:log:1",
+        "mp:log:1:2:3",
+        "mp:vote:1:2",
+        "mp:vote:1:x:3",
     ):
         assert ids.parse(bad) is None, bad
     for bad in ("", "a", "a1", "a1.", "x1.2", "a1.2.3", "g-1.2"):

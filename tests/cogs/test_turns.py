@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from cogs.games import get_ui
+from cogs.games.tomatoes import TomatoesUI
 from cogs.platform import views
 from cogs.platform.ids import ActRef, GroupRef, UndoRef
 from cogs.platform.layout import ButtonSpec, OptionItem, SelectSpec, main_rows
@@ -138,7 +139,9 @@ async def test_malformed_custom_ids_get_a_short_answer(world: Harness) -> None:
     assert world.env.errors == []
 
 
-async def test_die_then_target_then_undo(world: Harness) -> None:
+async def test_die_then_target_then_undo(world: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The two-step way (die, then target), as when a die's targets do not all fit on the board.
+    monkeypatch.setattr(TomatoesUI, "direct", lambda self, group: False)
     table = await start_two_humans(world)
     mover, _ = mover_and_other(world, table)
     seat = table.to_move[0]

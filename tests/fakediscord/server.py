@@ -87,6 +87,8 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
         self.crashes: list[str] = []
+        self.max_active_threads: int | None = None
+        """Discord's limit of active (unarchived) threads per server; None: no limit."""
         self._faults: list[Fault] = []
         self._holds: list[Hold] = []
         self.identifies: list[dict[str, Any]] = []
@@ -934,6 +936,10 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if msg.author.id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
+        channel = self.channels.get(msg.channel_id)
+        if channel is not None and channel.archived:
+            # As on Discord: a message in an archived thread cannot be edited until it is reopened.
+            return _error(400, 50083, "Thread is archived")
         record: Request = request[RECORD]
         data = record.json or {}
         problem = _message_problem(data)
@@ -956,6 +962,8 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if msg.thread_id is not None:
             return _error(400, 160004, "A thread has already been created for this message")
+        if self._threads_full(channel.guild_id):
+            return _error(400, 160006, "Maximum number of active threads reached")
         body = request[RECORD].json or {}
         # A thread started from a message has the message's id, as on Discord.
         thread = await self._make_thread(channel, msg.id, str(body.get("name", "")), PUBLIC_THREAD)
@@ -972,10 +980,21 @@ class FakeDiscord:
         kind = int(body.get("type", PRIVATE_THREAD))
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
             return self._reject(request, f"thread type {kind} is not a text thread")
+        if self._threads_full(channel.guild_id):
+            return _error(400, 160006, "Maximum number of active threads reached")
         thread = await self._make_thread(channel, snowflake(), str(body.get("name", "")), kind)
         if isinstance(thread, str):
             return self._reject(request, thread)
         return _json(thread.payload())
+
+    def _threads_full(self, guild_id: int) -> bool:
+        """Whether the server has reached `max_active_threads` (archived threads do not count)."""
+        if self.max_active_threads is None:
+            return False
+        active = [
+            c for c in self.channels.values() if c.guild_id == guild_id and c.is_thread and not c.archived
+        ]
+        return len(active) >= self.max_active_threads
 
     async def _make_thread(self, parent: Channel, thread_id: int, name: str, kind: int) -> Channel | str:
         """Create a thread, or return why Discord would refuse it."""

@@ -269,3 +269,35 @@ async def test_a_deleted_thread_answers_unknown_channel(
     async with http.post(f"channels/{thread_id}/messages", json={"content": "x"}) as response:
         assert response.status == 404
         assert (await response.json())["code"] == 10003
+
+
+async def test_an_archived_thread_refuses_edits_until_a_post_reopens_it(
+    fake: FakeDiscord, http: aiohttp.ClientSession, channel: Channel
+) -> None:
+    async with http.post(f"channels/{channel.id}/threads", json={"name": "game", "type": 11}) as response:
+        thread_id = int((await response.json())["id"])
+    async with http.post(f"channels/{thread_id}/messages", json={"content": "board"}) as response:
+        message_id = (await response.json())["id"]
+    async with http.patch(f"channels/{thread_id}", json={"archived": True}) as response:
+        assert response.status == 200
+    edit = f"channels/{thread_id}/messages/{message_id}"
+    async with http.patch(edit, json={"content": "new"}) as response:
+        assert response.status == 400 and (await response.json())["code"] == 50083
+    async with http.post(f"channels/{thread_id}/messages", json={"content": "move"}) as response:
+        assert response.status == 200
+    async with http.patch(edit, json={"content": "new"}) as response:
+        assert response.status == 200
+
+
+async def test_the_active_thread_limit_refuses_a_new_thread(
+    fake: FakeDiscord, http: aiohttp.ClientSession, channel: Channel
+) -> None:
+    fake.max_active_threads = 1
+    async with http.post(f"channels/{channel.id}/threads", json={"name": "one", "type": 11}) as response:
+        first = int((await response.json())["id"])
+    async with http.post(f"channels/{channel.id}/threads", json={"name": "two", "type": 11}) as response:
+        assert response.status == 400 and (await response.json())["code"] == 160006
+    async with http.patch(f"channels/{first}", json={"archived": True}) as response:
+        assert response.status == 200
+    async with http.post(f"channels/{channel.id}/threads", json={"name": "two", "type": 11}) as response:
+        assert response.status == 200, "archived threads do not count"

@@ -1,0 +1,72 @@
+"""The vote on a reminder: the other humans may hand a long-due seat to a bot now."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.games.base import Tone
+from cogs.platform import text
+from cogs.platform.ids import VoteRef
+from cogs.platform.layout import ButtonSpec
+from cogs.platform.views import build_view
+from tables.models import Table
+from tables.service import TableService
+from tables.votes import SeatVotes, Tally, electorate
+
+TALLY_MARK = "-# 🗳️"
+"""Starts the line of a reminder that tells the vote count (replaced as votes arrive)."""
+
+
+def vote_line(table: Table, tally: Tally) -> str:
+    """The count of a vote, in words."""
+    name = text.discord_escape(table.seats[tally.seat].name)
+    if tally.carried:
+        return f"{TALLY_MARK} {tally.yes} of {tally.voters} voted: a bot plays for **{name}** now."
+    return (
+        f"{TALLY_MARK} {tally.yes} of {tally.voters} other player(s) voted to hand **{name}**'s seat to"
+        f" a bot now ({tally.needed} needed; a move by {name} ends the vote)."
+    )
+
+
+async def reminder_vote(service: TableService, table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
+    """The vote line (with the votes so far) and button a reminder carries; nothing when no
+    other human can vote."""
+    info = table.seats[seat]
+    if info.is_bot or info.idle_since is None or seat not in table.to_move or not electorate(table, seat):
+        return "", None
+    tally = await SeatVotes(service).tally(table, seat)
+    ref = VoteRef(table.id, seat, int(info.idle_since))
+    button = ButtonSpec(ref.custom_id(), "Vote: a bot plays now", Tone.RISKY, "🗳️")
+    return "\n" + vote_line(table, tally), build_view([(button,)])
+
+
+def _with_line(content: str, line: str) -> str:
+    kept = [part for part in content.split("\n") if not part.startswith(TALLY_MARK)]
+    return text.clip_content("\n".join([*kept, line]))
+
+
+async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> None:
+    """Count a vote from the reminder's button and show the count on the reminder."""
+    service: TableService = interaction.client.tables
+    table = await service.get(ref.table)
+    message = interaction.message
+    content = message.content if message is not None else ""
+    if 0 <= ref.seat < len(table.seats) and table.seat_of(interaction.user.id) is not None:
+        info = table.seats[ref.seat]
+        moved = info.idle_since is None or int(info.idle_since) != ref.since or ref.seat not in table.to_move
+        if moved and not info.is_bot:
+            # The player moved (or the game ended) since this reminder: its vote is over, the button goes.
+            name = text.discord_escape(info.name)
+            await interaction.edit_original_response(
+                content=_with_line(content, f"{TALLY_MARK} Vote over: **{name}** played."), view=None
+            )
+    tally = await SeatVotes(service).vote(ref.table, ref.seat, interaction.user.id, ref.since)
+    table = await service.get(ref.table)
+    kwargs: dict[str, Any] = {"content": _with_line(content, vote_line(table, tally))}
+    if tally.carried:
+        kwargs["view"] = None
+    await interaction.edit_original_response(**kwargs, allowed_mentions=discord.AllowedMentions.none())
+    answer = "Your vote counts." if not tally.carried else "Your vote carried it: a bot plays that seat now."
+    await interaction.followup.send(answer, ephemeral=True)

@@ -1,0 +1,155 @@
+"""Quiet, quick turns: who is pinged, when a board is edited rather than posted, clicks per die."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.games import get_ui
+from cogs.platform import presenter
+from cogs.platform.ids import ActRef
+from cogs.platform.layout import groups_of, main_entries
+from engine.buttons.state import Phase
+from engine.games import get_rules
+from engine.tomatoes.forced import PLACE_REST
+from tables.models import TableStatus
+from tests.cogs.conftest import Harness
+from tests.cogs.helpers import add_bot, pinged, play_greedily, table_of
+from tests.cogs.test_buttons import answer, open_buttons
+from tests.cogs.test_lobby import lobby_now, slash_answer
+from tests.cogs.test_turns import start_two_humans
+
+
+async def test_the_gold_die_pings_nobody_and_every_answer_edits_the_turns_board(world: Harness) -> None:
+    # Everyone counts as away, so only the optional rule keeps the gold die from pinging.
+    world.bot.get_cog("Games").presenter.present_for = 0.0  # type: ignore[union-attr]
+    table = await open_buttons(world, bot=False)
+    rolls_with_gold = answered_on_same_board = 0
+    while table.status is TableStatus.PLAYING and answered_on_same_board < 2:
+        prompt = next(p for p in table.prompts if not table.is_bot(p.seat))
+        board = world.board().id
+        assert await play_greedily(world, moves=1) == 1
+        rolled = await table_of(world)
+        gold = [p for p in rolled.prompts if p.kind == "gold"]
+        if prompt.kind != "turn" or not gold or rolled.state.active != prompt.seat:
+            table = rolled
+            continue
+        rolls_with_gold += 1
+        assert rolled.board_message_id == board, "the roll edits the board of the turn, not a new message"
+        decider = rolled.seats[gold[0].seat].user_id
+        since = [m for m in world.thread().history() if m.id >= board]
+        assert not any(decider in pinged(world, m) for m in since), "an optional decision pings nobody"
+        table = await answer(world, rolled, gold[0])
+        if table.state.phase is Phase.PLACE:
+            assert table.board_message_id == board, "a gold-die answer edits the same board"
+            answered_on_same_board += 1
+    assert rolls_with_gold >= 2 and answered_on_same_board >= 1
+
+
+async def test_a_player_who_just_moved_is_not_pinged_but_one_back_from_away_is(world: Harness) -> None:
+    now = [1_000_000.0]
+    world.bot.tables.clock = lambda: now[0]
+    table = await start_two_humans(world)
+    first = table.seats[table.to_move[0]].user_id
+    assert first in pinged(world, world.board()), "the first turn pings its player"
+    turn_boards: dict[int, list[set[int]]] = {}
+    while len(turn_boards.get(first, [])) < 3:
+        table = await table_of(world)
+        mover = table.seats[table.to_move[0]].user_id
+        board = world.board().id
+        away = mover != first and len(turn_boards.get(first, [])) >= 2
+        now[0] += 3600.0 if away else 30.0  # from the third turn on, the other one takes an hour
+        assert await play_greedily(world, moves=1) == 1
+        new = [m for m in world.thread().history() if m.id > board]
+        after = await table_of(world)
+        if new and after.seats[after.to_move[0]].user_id == first and mover != first:
+            turn_boards.setdefault(first, []).append(pinged(world, new[-1]))
+    back, later, returned = turn_boards[first]
+    assert first not in back and first not in later, "a player who moved a minute ago is watching: no ping"
+    assert first in returned, "after an hour away the turn pings them"
+
+
+async def test_a_bots_tomatoes_turn_is_at_most_two_uploads(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(presenter, "render_board", lambda table, seat=None: b"board image")
+    shown: list[tuple[int, ...]] = []
+    for name in ("_post", "_edit", "_finish"):
+        real = getattr(presenter.Presenter, name)
+
+        async def counted(self: Any, table: Any, *args: Any, _real: Any = real) -> None:
+            await _real(self, table, *args)
+            shown.append(presenter.awaited_seats(table))
+
+        monkeypatch.setattr(presenter.Presenter, name, counted)
+    result = await world.alice.slash(world.channel, "play tomatoes")
+    assert "is open" in slash_answer(result)
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby_now(world, lobby))
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    await world.idle()
+    await play_greedily(world, moves=40)
+    table = await table_of(world)
+    bot = next(i for i, s in enumerate(table.seats) if s.is_bot)
+    runs: list[int] = []  # uploads of each bot turn: a run of boards showing the bot awaited
+    previous: tuple[int, ...] = ()
+    for awaited in shown:
+        if awaited == (bot,):
+            if previous == (bot,):
+                runs[-1] += 1
+            else:
+                runs.append(1)
+        previous = awaited
+    log = await world.bot.tables.log(table.id)
+    bot_steps = sum(1 for e in log if e.seat == bot and e.event.kind in ("roll", "place"))
+    assert len(runs) >= 3 and bot_steps >= 3 * len(runs), "the bot played whole turns of several steps"
+    assert max(runs) <= 2, f"uploads per bot turn: {runs}"
+
+
+def test_a_tomatoes_die_goes_where_it_goes_in_one_click() -> None:
+    rules = get_rules("tomatoes")
+    ui = get_ui("tomatoes")
+    names = ["Ann", "Bob", "Cid"]
+    single = spread = 0
+    for seed in range(6):
+        state = rules.setup(3, {}, seed)
+        while rules.outcome(state) is None:
+            prompt = rules.prompts(state)[0]
+            if prompt.kind == "place":
+                view = rules.view(state, None)
+                entries = main_entries(1, state.version, ui, view, [prompt], names)
+                direct = {e.ref.index for e in entries if isinstance(e.ref, ActRef)}
+                labels = {e.label for e in entries}
+                for group in groups_of(ui, view, prompt, names):
+                    if not group.head.group.startswith("die:"):
+                        continue
+                    if len(group.members) == 1:
+                        single += 1
+                        assert group.members[0][0] in direct, "a die with one target: one click"
+                    elif all(choice.single_label in labels for _, choice in group.members):
+                        spread += 1
+            state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
+    assert single > 20 and spread > 100, (single, spread)
+
+
+def test_a_forced_rest_is_one_button_that_names_each_die() -> None:
+    rules = get_rules("tomatoes")
+    ui = get_ui("tomatoes")
+    names = ["Ann", "Bob", "Cid"]
+    shown = 0
+    for seed in range(40):
+        state = rules.setup(3, {}, seed)
+        while rules.outcome(state) is None and shown < 3:
+            prompt = rules.prompts(state)[0]
+            if PLACE_REST in prompt.options:
+                entries = main_entries(1, state.version, ui, rules.view(state, None), [prompt], names)
+                index = prompt.options.index(PLACE_REST)
+                button = next(e for e in entries if isinstance(e.ref, ActRef) and e.ref.index == index)
+                assert button.label.startswith("Place the rest: ")
+                placed = sum(1 for a in prompt.options if a.kind == "place")
+                assert button.label.count("→") == placed, "every die of the rest is named"
+                shown += 1
+            state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
+    assert shown >= 3
