@@ -27,6 +27,11 @@ log = logging.getLogger("meeple.cogs.notify")
 
 ChannelLookup = Callable[[int], Awaitable[Any]]
 
+CLOSED_DMS = (
+    "\n-# 📪 I cannot send you direct messages (they are closed to me), so I mention you here from"
+    " now on; `/settings` changes how you are told."
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Route:
@@ -92,16 +97,33 @@ class Notifier:
                 log.warning("table %s: could not tell %s of their move: %s", table.id, user_id, exc)
 
     async def handles(self, notice: Notice) -> bool:
-        """Deliver a held turn ping, or a reminder by DM; False leaves the notice to the presenter."""
-        if notice.user_id is None or notice.table.status is not TableStatus.PLAYING:
-            return notice.kind is NoticeKind.TURN
-        table = notice.table
-        if notice.kind is NoticeKind.TURN:
-            await self.tell(table, notice.user_id, f"🎲 It is your move in {where(table)}.")
-            return True
-        if notice.kind is NoticeKind.REMINDER and self.wants_dm(notice.user_id):
-            return await self._dm(table, notice.user_id, f"⏰ It is still your move in {where(table)}.")
-        return False
+        """Deliver a held turn ping (NoticeKind.TURN); False leaves the notice to the presenter."""
+        if notice.kind is not NoticeKind.TURN:
+            return False
+        if notice.user_id is not None and notice.table.status is TableStatus.PLAYING:
+            await self.tell(notice.table, notice.user_id, f"🎲 It is your move in {where(notice.table)}.")
+        return True
+
+    async def remind_by_dm(self, notice: Notice) -> str | None:
+        """Send a reminder by DM to a player who asked for DMs.
+
+        None: the player is reminded in the thread as usual. "": the DM went out, so the thread's
+        reminder (which carries the others' vote) must not ping them. Otherwise the DM was refused:
+        ping them in the thread, with this note added (said once: the thread is used from now on).
+        """
+        user_id = notice.user_id
+        if notice.kind is not NoticeKind.REMINDER or user_id is None or not self.wants_dm(user_id):
+            return None
+        line = f"⏰ It is still your move in {where(notice.table)}."
+        try:
+            await self._send_dm(user_id, line)
+            return ""
+        except discord.Forbidden:
+            await self.service.players.update(user_id, dm_failed=True)
+            return CLOSED_DMS
+        except discord.HTTPException as exc:
+            log.warning("table %s: DM to %s failed (%s); mentioning instead", notice.table.id, user_id, exc)
+            return None
 
     async def tell(self, table: Table, user_id: int, line: str) -> None:
         """One line to a player: by DM if they asked for it (and it works), else a mention in the thread."""
@@ -112,8 +134,7 @@ class Notifier:
     async def _dm(self, table: Table, user_id: int, line: str) -> bool:
         """Send a DM; on refusal switch the player to the thread, saying so there once (delivered: True)."""
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(line, allowed_mentions=discord.AllowedMentions.none())
+            await self._send_dm(user_id, line)
             return True
         except discord.Forbidden:
             log.info("table %s: user %s takes no direct messages; using the thread", table.id, user_id)
@@ -123,11 +144,14 @@ class Notifier:
         await self.service.players.update(user_id, dm_failed=True)
         await self._say_in_thread(
             table,
-            f"<@{user_id}> {line}\n-# 📪 I cannot send you direct messages (they are closed to me), so I"
-            " mention you here from now on; `/settings` changes how you are told.",
+            f"<@{user_id}> {line}{CLOSED_DMS}",
             user_id,
         )
         return True
+
+    async def _send_dm(self, user_id: int, line: str) -> None:
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        await user.send(line, allowed_mentions=discord.AllowedMentions.none())
 
     async def _mention(self, table: Table, user_id: int, line: str) -> None:
         await self._say_in_thread(table, f"<@{user_id}> {line}", user_id)

@@ -457,6 +457,7 @@ class Presenter:
         """Reminders ping the player in the thread; other notices are told to everyone."""
         if await self.notify.handles(notice):
             return
+        by_dm = await self.notify.remind_by_dm(notice)
         table = notice.table
         if table.thread_id is None:
             return
@@ -474,8 +475,9 @@ class Presenter:
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
             content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
             vote, view = await votes.reminder_vote(self.service, table, notice.seat)
-            content += vote
-            mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+            content += vote + (by_dm or "")
+            if by_dm != "":  # "": told by DM, the thread's copy (with the vote) pings nobody
+                mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         elif notice.kind is NoticeKind.TIMED_OUT:
             content = f"⌛ Time ran out for **{name}**: the default move was played."
         elif notice.kind is NoticeKind.REPLACED and notice.user_id is not None:

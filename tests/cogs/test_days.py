@@ -379,9 +379,11 @@ async def test_a_reminder_goes_by_dm_to_a_player_who_asked_for_it(world: Harness
     mover = user_of(world, table.seats[table.to_move[0]].user_id)
     await mover.slash(world.channel, "settings", told_by="dm")
     await run_due(world, clock, start + 12 * 3600 + 5)
-    assert reminders(world, mover.id) == [], "not in the thread"
     dms = mover.user.dm_channel.history()
     assert dms and "It is still your move in table #1" in dms[-1].content
+    # The thread keeps its reminder (the others vote on it) but it pings nobody.
+    [copy] = reminders(world, mover.id)
+    assert pinged(world, copy) == set()
 
 
 async def test_an_optional_choice_is_never_reminded(world: Harness) -> None:
@@ -416,3 +418,18 @@ async def test_a_turn_that_follows_a_closed_window_in_quiet_hours_is_held(world:
     await run_due(world, clock, at(NEW_YORK, 24, 12))
     told = [m for m in world.thread().history() if "It is your move" in m.content]
     assert len(told) == 1 and pinged(world, told[0]) == {world.bob.id}
+
+
+async def test_a_reminder_refused_by_dm_pings_in_the_thread_and_says_why(world: Harness) -> None:
+    clock = set_clock(world, at("UTC", 24, 12))
+    start = clock.now
+    table = await open_game(world)
+    mover = user_of(world, table.seats[table.to_move[0]].user_id)
+    await mover.slash(world.channel, "settings", told_by="dm")
+    world.env.inject_error(
+        "POST", f"/channels/{mover.user.dm_channel.id}/messages", status=403, code=50007, times=None
+    )
+    await run_due(world, clock, start + 12 * 3600 + 5)
+    [reminder] = reminders(world, mover.id)
+    assert pinged(world, reminder) == {mover.id} and "cannot send you direct messages" in reminder.content
+    assert world.bot.tables.players.get(mover.id).dm_failed
