@@ -55,6 +55,8 @@ class Settings:
     """Tests only: a loopback REST base such as http://127.0.0.1:8000/api/v10."""
     gateway: URL | None = None
     """Tests only: the loopback gateway URL; derived from api_base when not given."""
+    clock_file: Path | None = None
+    """Tests only: a file holding seconds added to the clock (MEEPLE_CLOCK_FILE; a simulated week)."""
 
     @property
     def log_level_number(self) -> int:
@@ -118,6 +120,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         raise SettingsError("MEEPLE_DISCORD_GATEWAY is only used together with MEEPLE_DISCORD_API_BASE")
     if api_base is not None and gateway is None:
         gateway = api_base.with_scheme("wss" if api_base.scheme == "https" else "ws").with_path("/gateway")
+    clock_text = (values.get("MEEPLE_CLOCK_FILE") or "").strip()
     return Settings(
         token=token,
         db_path=Path((values.get("MEEPLE_DB") or DEFAULT_DB).strip()),
@@ -126,6 +129,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         bot_delay=bot_delay,
         api_base=api_base,
         gateway=gateway,
+        clock_file=Path(clock_text) if clock_text else None,
     )
 
 
@@ -138,6 +142,7 @@ _KEYS = frozenset(
         "MEEPLE_BOT_DELAY",
         "MEEPLE_DISCORD_API_BASE",
         "MEEPLE_DISCORD_GATEWAY",
+        "MEEPLE_CLOCK_FILE",
     }
 )
 

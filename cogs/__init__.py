@@ -7,14 +7,17 @@ bot.py loads them all. The sub-packages hold what they share and are not extensi
   and the one handler behind every Meeple button and select.
 - `cogs.mygames`: `/games`, the asker's open tables in this server. `cogs.upkeep`: finished
   games' threads archived a day later, unstarted lobbies expired after a week, a game whose
-  thread was deleted ended.
+  thread was deleted ended. `cogs.settings`: `/settings`, a player's time zone, quiet hours,
+  how they are told of their move and their standing answer to optional choices.
 - `cogs.platform`: the generic turn UI. `ids` (custom_ids: table, state version, choice),
   `layout` (a prompt's options as rows of buttons or selects within Discord's limits,
   first step "choose a die", second step "where it goes"), `views` (discord.ui items; one
   persistent DynamicItem, `MeepleComponent`, matches every custom_id starting "mp:"),
   `presenter` (turns table updates into board messages in the game's thread), `lobby`, `text`,
   `away` (the "while you were away" summary of a turn ping), `gamelog` (`/game log`'s pages),
-  `votes` (the vote on a reminder), `threads` (reopen, archive, a deleted thread).
+  `votes` (the vote on a reminder), `threads` (reopen, archive, a deleted thread),
+  `notify` (turn pings and reminders by each player's settings: thread or DM, never in quiet
+  hours), `pacing` (the lobby's pace and standing-answer selects, `/game info`).
 - `cogs.games`: one mapping module per game. A module defines `UI`, a `GameUI` (labels,
   grouping, emoji, the question asked, the rules summary) and `play_command`, its
   `/play <game>` subcommand. Adding a game to Discord means adding such a module.

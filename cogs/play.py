@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import gamelog, ids, records, views
+from cogs.platform import gamelog, ids, pacing, records, views
 from cogs.platform.ids import (
     ActRef,
     GroupRef,
@@ -311,6 +311,14 @@ class Games(commands.Cog):
             if page["view"] is None:
                 del page["view"]
             await interaction.followup.send(**page, ephemeral=True)
+
+    @game.command(name="info", description="This table: game, options, pace, seats and whose move since when")
+    async def info(self, interaction: discord.Interaction[Any]) -> None:
+        """Describe the table played here, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with errors_answered(interaction, "/game info"):
+            table = await self.table_here(interaction)
+            await interaction.followup.send(pacing.info_text(table, self.service), ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""

@@ -39,6 +39,10 @@ class DeadlineKind(enum.StrEnum):
     """Take the prompt's default, when it has one."""
     REPLACE = "replace"
     """Hand the seat of a long-absent player to a bot."""
+    OPTIONAL = "optional"
+    """Take the default of an optional decision the game is only waiting on (see Timing.optional_window)."""
+    PING = "ping"
+    """Tell the player it is their move: the turn's ping, held over their quiet hours."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +57,20 @@ class Timing:
     """After this the prompt's default (pass, decline) is taken, if it has one."""
     replace_after: float | None = 3 * DAY
     """A seat that has not acted itself for this long while owing moves goes to a bot."""
+    optional_window: float | None = 4 * HOUR
+    """Once the game waits only on optional decisions (Prompt.optional), defaults after this."""
+    pace: str = "daily"
+    """The named pace these clocks come from (tables.paces), or "custom"."""
 
-    def to_json(self) -> dict[str, float | None]:
+    def to_json(self) -> dict[str, float | str | None]:
         """JSON form."""
         return {
             "remind_after": self.remind_after,
             "remind_every": self.remind_every,
             "timeout_after": self.timeout_after,
             "replace_after": self.replace_after,
+            "optional_window": self.optional_window,
+            "pace": self.pace,
         }
 
     @classmethod
@@ -72,6 +82,8 @@ class Timing:
             remind_every=data.get("remind_every", default.remind_every),
             timeout_after=data.get("timeout_after", default.timeout_after),
             replace_after=data.get("replace_after", default.replace_after),
+            optional_window=data.get("optional_window", default.optional_window),
+            pace=str(data.get("pace", default.pace)),
         )
 
 
@@ -305,6 +317,8 @@ class NoticeKind(enum.StrEnum):
     """A bot now plays the seat (the player was absent too long, or left)."""
     RECLAIMED = "reclaimed"
     """The player took their seat back from the bot."""
+    TURN = "turn"
+    """The seat's turn began during its player's quiet hours: the held ping, sent at their end."""
 
 
 @dataclass(frozen=True, slots=True)

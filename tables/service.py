@@ -60,7 +60,16 @@ from tables.models import (
     Update,
     UpdateKind,
 )
+from tables.players import Players
 from tables.store import ActionRow, NewAction, Store
+from tables.waits import (
+    answers_itself,
+    auto_answer,
+    defer_for_quiet,
+    held_pings,
+    optional_deadlines,
+    remind_after_ping,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +98,13 @@ OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)
 
 MAX_FORCED_STEPS = 16
 """A bound on the one-option steps played in a row after a move (a game keeps each turn finite)."""
-_PRIORITY = {DeadlineKind.REPLACE: 0, DeadlineKind.TIMEOUT: 1, DeadlineKind.REMIND: 2}
+_PRIORITY = {
+    DeadlineKind.REPLACE: 0,
+    DeadlineKind.TIMEOUT: 1,
+    DeadlineKind.OPTIONAL: 2,
+    DeadlineKind.PING: 3,
+    DeadlineKind.REMIND: 4,
+}
 
 
 class TableService:
@@ -142,6 +157,8 @@ class TableService:
         self._sleepers: set[asyncio.Future[None]] = set()
         self._closed = False
         self._started = False
+        self.players = Players(store)
+        """Player settings: quiet hours, how to be told, standing answers (tables.players)."""
 
     # -- life cycle ----------------------------------------------------------
 
@@ -153,6 +170,7 @@ class TableService:
         games are stored.
         """
         self._started = True
+        await self.players.load()
         for table_id in await self.store.bot_to_move():
             async with self._lock(table_id):
                 try:
@@ -759,6 +777,8 @@ class TableService:
         if seat is not None:
             fresh.add(seat)
         new = replace(new, deadlines=_plan(old, new, now, fresh))
+        newly = set(after_prompts) - set(before_prompts) - ({seat} if seat is not None else set())
+        new = replace(new, deadlines=(*new.deadlines, *held_pings(new, newly, now, self.players)))
         append: tuple[NewAction, ...] = ()
         drop_undo = False
         if action is not None and seat is not None:
@@ -857,6 +877,20 @@ class TableService:
                 return False
             seat = current.seat
             info = table.seats[seat]
+            deferred = defer_for_quiet(table, current, now, self.players)
+            if deferred is not None:
+                await self._save(table, deferred, now=now)
+                return False
+            if current.kind is DeadlineKind.OPTIONAL:
+                return await self._fire_optional(table, current, now)
+            if current.kind is DeadlineKind.PING:
+                kept = remind_after_ping(_without(table, current), seat, now)
+                if seat not in table.to_move or info.is_bot:
+                    await self._save(table, kept, now=now)
+                    return False
+                saved = await self._save(table, kept, now=now)
+                self._publish(Notice(NoticeKind.TURN, saved, seat, info.user_id))
+                return True
             if current.kind is DeadlineKind.REPLACE:
                 await self._replace_seat(table, seat, now)
                 return True
@@ -891,6 +925,34 @@ class TableService:
             self._publish(Notice(NoticeKind.REMINDER, saved, seat, info.user_id, current.count + 1))
             return True
 
+    async def hold_pings(self, table_id: int, seats: set[int]) -> Table:
+        """Hold the turn pings of seats whose players are in quiet hours until those end (PING clocks)."""
+        async with self._lock(table_id):
+            table = await self._load(table_id)
+            if table.status is not TableStatus.PLAYING:
+                return table
+            now = self.clock()
+            armed = {d.seat for d in table.deadlines if d.kind is DeadlineKind.PING}
+            wanted = set(table.to_move) & seats - armed
+            held = held_pings(table, wanted, now, self.players)
+            if not held:
+                return table
+            return await self._save(table, replace(table, deadlines=(*table.deadlines, *held)), now=now)
+
+    async def _fire_optional(self, table: Table, deadline: Deadline, now: float) -> bool:
+        """The window for an optional decision closed: take its default (decline)."""
+        seat = deadline.seat
+        prompt = table.prompt_for(seat)
+        if prompt is None or not prompt.optional or prompt.default is None or table.is_bot(seat):
+            await self._save(table, _without(table, deadline), now=now)
+            return False
+        transition = table.rules.apply(table.state, seat, prompt.default)
+        update = await self._commit(
+            table, table, seat, transition, UpdateKind.TIMEOUT_MOVE, prompt.default, source="window", now=now
+        )
+        self._after(update)
+        return True
+
     async def _clock_loop(self) -> None:
         while not self._closed:
             delay = self.poll_interval
@@ -910,7 +972,7 @@ class TableService:
         """Start the bot task of a table if a bot must move (call with the table's lock held)."""
         if self._closed or table.status is not TableStatus.PLAYING:
             return
-        if not any(table.is_bot(p.seat) for p in table.prompts):
+        if not any(table.is_bot(p.seat) or self._auto(table, p) for p in table.prompts):
             return
         task = self._bot_tasks.get(table.id)
         if task is None or task.done():
@@ -967,22 +1029,53 @@ class TableService:
         """
         async with self._lock(table_id):
             seen = await self._load(table_id)
-            prompt = _bot_prompt(seen)
+            prompt = self._bot_prompt(seen)
             if prompt is None:
                 return None
-        policy = seen.seats[prompt.seat].bot or DEFAULT_LEVEL
-        # A hard bot thinks for up to a couple of seconds: off the event loop and off the lock.
-        action = await asyncio.to_thread(seen.rules.bot_action, seen.state, prompt, policy)
+            # A person's standing answer to an optional decision (tables.waits) needs no thought.
+            standing = auto_answer(seen, prompt, self.players)
+        if standing is not None:
+            action = standing
+        else:
+            policy = seen.seats[prompt.seat].bot or DEFAULT_LEVEL
+            # A hard bot thinks for up to a couple of seconds: off the event loop and off the lock.
+            action = await asyncio.to_thread(seen.rules.bot_action, seen.state, prompt, policy)
         async with self._lock(table_id):
             table = await self._load(table_id)
-            if not _still_asked(table, seen.version, prompt):
+            if not self._still_asked(table, seen.version, prompt):
                 return False
             transition = table.rules.apply(table.state, prompt.seat, action)
+            source = "bot" if standing is None else "standing"
             update = await self._commit(
-                table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source="bot"
+                table, table, prompt.seat, transition, UpdateKind.BOT_MOVE, action, source=source
             )
             self._publish(update)
         return update
+
+    def _auto(self, table: Table, prompt: Prompt) -> bool:
+        """Whether a human's optional decision is answered by their standing answer (tables.waits)."""
+        return answers_itself(table, prompt, self.players)
+
+    def _bot_prompt(self, table: Table) -> Prompt | None:
+        """The first open decision a bot or a standing answer plays, if the game is in play."""
+        if table.status is not TableStatus.PLAYING:
+            return None
+        return next((p for p in table.prompts if table.is_bot(p.seat) or self._auto(table, p)), None)
+
+    def _still_asked(self, table: Table, version: int, prompt: Prompt) -> bool:
+        """Whether an answer worked out for `prompt` at `version` may still be played now."""
+        seat = prompt.seat
+        return (
+            table.status is TableStatus.PLAYING
+            and (table.is_bot(seat) or self._auto(table, prompt))
+            and table.prompt_for(seat) == prompt
+            and table.shows_current_prompt(seat, version)
+        )
+
+    async def kick(self, table_id: int) -> None:
+        """Let bots and standing answers move now if they can (after a standing answer changed)."""
+        async with self._lock(table_id):
+            self._kick_bots(await self._load(table_id))
 
     def _bot_pause(self, failures: int) -> float:
         """The wait before a bot's next try: its delay, or a capped backoff after failures."""
@@ -1041,24 +1134,6 @@ class TableService:
                 del self._outbox[table_id]
 
 
-def _bot_prompt(table: Table) -> Prompt | None:
-    """The first open decision of a bot seat, if the game is in play."""
-    if table.status is not TableStatus.PLAYING:
-        return None
-    return next((p for p in table.prompts if table.is_bot(p.seat)), None)
-
-
-def _still_asked(table: Table, version: int, prompt: Prompt) -> bool:
-    """Whether a bot that thought about `prompt` at `version` may still play its answer now."""
-    seat = prompt.seat
-    return (
-        table.status is TableStatus.PLAYING
-        and table.is_bot(seat)
-        and table.prompt_for(seat) == prompt
-        and table.shows_current_prompt(seat, version)
-    )
-
-
 def _wake(waker: asyncio.Future[None]) -> None:
     if not waker.done():
         waker.set_result(None)
@@ -1085,8 +1160,8 @@ def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:
 
 
 def _checked(timing: Timing) -> Timing:
-    for value in timing.to_json().values():
-        if value is not None and not value > 0:
+    for key, value in timing.to_json().items():
+        if key != "pace" and value is not None and not (isinstance(value, float | int) and value > 0):
             raise BadTableOptions("Every turn clock must be a positive duration or off.")
     return timing
 
@@ -1102,6 +1177,11 @@ def _without(table: Table, deadline: Deadline) -> Table:
     return replace(table, deadlines=kept)
 
 
+def _optional(table: Table, seat: int) -> bool:
+    prompt = table.prompt_for(seat)
+    return prompt is not None and prompt.optional
+
+
 def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline, ...]:
     """The clocks of `new`: restarted for `fresh` seats, kept for seats still waiting."""
     if new.status is not TableStatus.PLAYING:
@@ -1113,7 +1193,8 @@ def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline
         if info.is_bot or info.user_id is None:
             continue
         if seat in fresh:
-            if timing.remind_after is not None:
+            # An optional decision is never reminded: its window closes it (tables.waits).
+            if timing.remind_after is not None and not _optional(new, seat):
                 planned.append(Deadline(seat, DeadlineKind.REMIND, now + timing.remind_after))
             if timing.timeout_after is not None:
                 planned.append(Deadline(seat, DeadlineKind.TIMEOUT, now + timing.timeout_after))
@@ -1121,4 +1202,5 @@ def _plan(old: Table, new: Table, now: float, fresh: set[int]) -> tuple[Deadline
             planned.extend(d for d in old.deadlines if d.seat == seat and d.kind is not DeadlineKind.REPLACE)
         if timing.replace_after is not None and info.idle_since is not None:
             planned.append(Deadline(seat, DeadlineKind.REPLACE, info.idle_since + timing.replace_after))
+    planned.extend(optional_deadlines(new, planned, now))
     return tuple(planned)

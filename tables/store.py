@@ -246,6 +246,25 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE status = 'playing' AND id IN (SELECT table_id FROM seats WHERE bot IS NOT NULL);
     CREATE INDEX tables_with_bot_to_move ON tables (id) WHERE bot_to_move = 1;
     """,
+    # 9: player settings (time zone, quiet hours, how to be told, standing answer to optional
+    # decisions) and standing answers set for one table (tables.players).
+    """
+    CREATE TABLE IF NOT EXISTS players (
+        user_id INTEGER PRIMARY KEY,
+        time_zone TEXT NOT NULL DEFAULT 'UTC',
+        quiet_start INTEGER,
+        quiet_end INTEGER,
+        notify TEXT NOT NULL DEFAULT 'thread',
+        standing TEXT NOT NULL DEFAULT 'ask',
+        dm_failed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS seat_answers (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        answer TEXT NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

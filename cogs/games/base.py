@@ -70,6 +70,8 @@ class GameUI(ABC):
     private_view: ClassVar[bool] = False
     """Whether a seat sees more than spectators do (hidden cards): boards then carry a
     "My hand" button that shows the clicker their own view, privately."""
+    optional_choices: ClassVar[str | None] = None
+    """What the game's optional decisions (Prompt.optional) are, in words; None if it has none."""
 
     @abstractmethod
     def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:

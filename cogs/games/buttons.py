@@ -10,6 +10,7 @@ from discord import app_commands
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Prompt, Scalar
+from tables.paces import PACE_HELP, PaceName
 
 COLOUR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
 
@@ -53,6 +54,7 @@ class ButtonsUI(GameUI):
     emoji = "🔘"
     rules_text = RULES_TEXT
     breakdown_labels = (("stars", "stars"), ("line of 5", "line of 5"))
+    optional_choices = "the gold die on another player's roll"
 
     def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
         """Every option stands alone: a roll has at most six candidate cells."""
@@ -120,10 +122,14 @@ UI = ButtonsUI()
 
 
 @app_commands.command(name="buttons", description="Open a Buttons table (2-4 players) in this channel")
-@app_commands.describe(two_dice="With 2 players, leaving the round takes two plain dice (default off: one)")
-async def play_command(interaction: discord.Interaction[Any], two_dice: bool = False) -> None:
+@app_commands.describe(
+    two_dice="With 2 players, leaving the round takes two plain dice (default off: one)", pace=PACE_HELP
+)
+async def play_command(
+    interaction: discord.Interaction[Any], two_dice: bool = False, pace: PaceName = "daily"
+) -> None:
     """/play buttons: open a lobby."""
     # Imported here: the platform imports every game module, so a top-level import would cycle.
     from cogs.platform.lobby import open_lobby
 
-    await open_lobby(interaction, UI.game_id, {"two_dice_2p": two_dice})
+    await open_lobby(interaction, UI.game_id, {"two_dice_2p": two_dice}, pace)

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Outcome, Prompt, Scalar
+from tables.paces import PACE_HELP, PaceName
 
 DIE_EMOJI = {"red": "🔴", "black": "⚫", "gold": "🟡"}
 
@@ -245,6 +246,7 @@ UI = TomatoesUI()
     dicey="Dicey Tomato Rules: slot matches are topped up to 7 with a star (default on)",
     karma_overload="Karma Overload: completing a vine earns its value in karma, plus karma bits (default on)",
     pick_colours="The player to roll picks the colours of the dice taken (default off: random)",
+    pace=PACE_HELP,
 )
 async def play_command(
     interaction: discord.Interaction[Any],
@@ -252,6 +254,7 @@ async def play_command(
     dicey: bool = True,
     karma_overload: bool = True,
     pick_colours: bool = False,
+    pace: PaceName = "daily",
 ) -> None:
     """/play tomatoes: open a lobby with the chosen variants."""
     # Imported here: the platform imports every game module, so a top-level import would cycle.
@@ -263,4 +266,4 @@ async def play_command(
         "karma_overload": karma_overload,
         "pick_colours": pick_colours,
     }
-    await open_lobby(interaction, UI.game_id, options)
+    await open_lobby(interaction, UI.game_id, options, pace)

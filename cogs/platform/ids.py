@@ -21,6 +21,10 @@ class LobbyOp(enum.Enum):
     CANCEL = "cancel"
     REMOVE = "remove"
     """The host's "Remove a player" select (its value is the removed player's user id)."""
+    PACE = "pace"
+    """The host's select of the table's pace."""
+    ANSWER = "answer"
+    """A seated player's standing answer to optional decisions at this table."""
 
 
 @dataclass(frozen=True, slots=True)

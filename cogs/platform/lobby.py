@@ -11,13 +11,14 @@ import discord
 
 from cogs.games import get_ui
 from cogs.games.base import Tone
-from cogs.platform import text, threads
+from cogs.platform import pacing, text, threads
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, SelectSpec, clip
 from cogs.platform.views import build_view
 from engine.core import DEFAULT_LEVEL, Scalar
 from tables.errors import TableError
 from tables.models import Table, TableStatus
+from tables.paces import DEFAULT_PACE, timing_for
 
 log = logging.getLogger("meeple.cogs.lobby")
 
@@ -66,8 +67,12 @@ def removable_players(table: Table) -> tuple[OptionItem, ...]:
 
 def lobby_message(table: Table) -> dict[str, Any]:
     """Keyword arguments to send or edit the lobby message (buttons only while it is a lobby)."""
-    view = build_view(lobby_rows(table)) if table.status is TableStatus.LOBBY else None
-    return {"content": text.lobby_text(get_ui(table.game), table), "view": view}
+    lobby = table.status is TableStatus.LOBBY
+    view = build_view([*lobby_rows(table), *pacing.lobby_rows(table)]) if lobby else None
+    content = text.lobby_text(get_ui(table.game), table)
+    if lobby:
+        content = text.clip_content(f"{content}\n{pacing.lobby_line(table)}")
+    return {"content": content, "view": view}
 
 
 def thread_name(table: Table) -> str:
@@ -76,7 +81,9 @@ def thread_name(table: Table) -> str:
     return f"{ui.emoji} {ui.title} #{table.id}"[:THREAD_NAME_LIMIT]
 
 
-async def open_lobby(interaction: discord.Interaction[Any], game_id: str, options: dict[str, Scalar]) -> None:
+async def open_lobby(
+    interaction: discord.Interaction[Any], game_id: str, options: dict[str, Scalar], pace: str = DEFAULT_PACE
+) -> None:
     """Create a table and post its lobby message in the channel where /play was used."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     channel = interaction.channel
@@ -98,6 +105,7 @@ async def open_lobby(interaction: discord.Interaction[Any], game_id: str, option
             interaction.user.id,
             interaction.user.display_name,
             options,
+            timing=timing_for(pace),
         )
     except TableError as exc:
         await interaction.followup.send(str(exc), ephemeral=True)
@@ -141,6 +149,8 @@ async def lobby_click(
         if not removed.isascii() or not removed.isdigit() or len(removed) > 20:
             raise TableError("Pick the player to remove from the list.")
         table = await service.remove_player(ref.table, user.id, int(removed))
+    elif op in (LobbyOp.PACE, LobbyOp.ANSWER):
+        table = await pacing.lobby_select(interaction, ref, values)
     else:
         await start_game(interaction, ref.table)
         return

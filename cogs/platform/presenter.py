@@ -16,6 +16,7 @@ from cogs.games.base import GameUI
 from cogs.platform import away, text, threads, votes
 from cogs.platform.drawing import DrawingPool, DrawJob
 from cogs.platform.layout import Row, main_rows
+from cogs.platform.notify import Notifier
 from cogs.platform.views import build_view
 from engine.core import Prompt
 from tables.errors import NoSuchTable, TableError
@@ -204,6 +205,8 @@ class Presenter:
         """Where board images are drawn: worker processes, started by `start_drawing`."""
         self._moved_at: dict[tuple[int, int], float] = {}
         """(table, seat) -> when that seat's player last moved themselves (service clock)."""
+        self.notify = Notifier(client, service, self.channel)
+        """Routes pings by the players' settings: thread or DM, held over quiet hours."""
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -440,12 +443,16 @@ class Presenter:
                 png = await self.draw(table)
             else:
                 png = None  # late log lines only: the image on Discord already shows this version
-            board = compose(table, self._log[table_id], self._ping_seats(table, fresh), png)
+            route = self.notify.route(table, self._ping_seats(table, fresh))
+            if route.held and new_message and not ended:
+                await self.service.hold_pings(table_id, route.held)
+            board = compose(table, self._log[table_id], route.in_thread, png)
             board = await away.with_summary(self.service, table, board, self._log[table_id])
             if ended:
                 await self._finish(table, thread, board, interaction)
             elif new_message:
                 await self._post(table, thread, board, interaction)
+                await self.notify.send_turn_dms(table_id, route.by_dm)
             else:
                 await self._edit(table, thread, board, interaction)
 
@@ -475,6 +482,9 @@ class Presenter:
 
     async def notice(self, notice: Notice) -> None:
         """Reminders ping the player in the thread; other notices are told to everyone."""
+        if await self.notify.handles(notice):
+            return
+        by_dm = await self.notify.remind_by_dm(notice)
         table = notice.table
         if table.thread_id is None:
             return
@@ -492,8 +502,9 @@ class Presenter:
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
             content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
             vote, view = await votes.reminder_vote(self.service, table, notice.seat)
-            content += vote
-            mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+            content += vote + (by_dm or "")
+            if by_dm != "":  # "": told by DM, the thread's copy (with the vote) pings nobody
+                mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
         elif notice.kind is NoticeKind.TIMED_OUT:
             content = f"⌛ Time ran out for **{name}**: the default move was played."
         elif notice.kind is NoticeKind.REPLACED and notice.user_id is not None:
