@@ -227,11 +227,8 @@ async def vote_out(
     for message in list(fake.channel_messages(thread_id)):
         if message.id in voted or absent.id not in message.pinged:
             continue
-        buttons = [
-            str(item["custom_id"])
-            for item in choices(message)
-            if str(item["custom_id"]).startswith("mp:vote:")
-        ]
+        ids = [str(item.get("custom_id", "")) for item in message.items() if not item.get("disabled")]
+        buttons = [custom_id for custom_id in ids if custom_id.startswith("mp:vote:")]
         if not buttons:
             continue
         voted.add(message.id)
