@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import get_rules
 from engine.play import run_game
-from renderers.replay import animation, frames_of
+from renderers.replay import animation, frames_of, turns
 
 CASES = (("troyes", 4), ("tomatoes", 6))
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
@@ -57,7 +57,7 @@ def main() -> None:
 
 def compare_webp(record: object, players: int) -> None:
     """Encode the same frames as animated WebP (lossless fast and slow, lossy) and print size and time."""
-    frames = [frame.convert("RGB") for frame in frames_of(record, NAMES[:players])]  # type: ignore[arg-type]
+    frames = [frame.convert("RGB") for frame in frames_of(record.game, turns(record), NAMES[:players])]  # type: ignore[arg-type]
     settings = (
         ("lossless, method 0", {"lossless": True, "method": 0, "quality": 0}),
         ("lossless, method 4", {"lossless": True, "method": 4, "quality": 50}),

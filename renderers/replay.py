@@ -119,18 +119,21 @@ def turn_png(game: str, turn: Turn, names: Sequence[str]) -> bytes:
 
 def animation(record: Record, names: Sequence[str]) -> Animation:
     """The whole game as an animated GIF, one frame per turn. Blocking: call it in a worker thread."""
-    frames = frames_of(record, names)
+    return animation_of(record.game, turns(record), names)
+
+
+def animation_of(game: str, played: Sequence[Turn], names: Sequence[str]) -> Animation:
+    """The animated GIF of turns already replayed (`turns`). Blocking: call it in a worker."""
+    frames = frames_of(game, played, names)
     durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
     frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
     return Animation(buffer.getvalue(), len(frames), frames[0].size)
 
 
-def frames_of(record: Record, names: Sequence[str]) -> list[Image.Image]:
+def frames_of(game: str, played: Sequence[Turn], names: Sequence[str]) -> list[Image.Image]:
     """Every turn's board on the game's palette, all padded to the size of the largest."""
-    indexed = [
-        _indexed(frame(record.game, turn, names), png.game_palette(record.game)) for turn in turns(record)
-    ]
+    indexed = [_indexed(frame(game, turn, names), png.game_palette(game)) for turn in played]
     width = max(image.width for image in indexed)
     height = max(image.height for image in indexed)
     # An animation has one canvas size: boards that grow (more lines, more cards) set it, the

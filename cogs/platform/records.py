@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import io
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -191,10 +190,9 @@ async def send_replay(
     """Answer privately with the game as an animation, and buttons to step through it turn by turn."""
     if not table.over:
         raise NotOver(table.id)
-    record = await service.record(table.id)
-    names = names_of(table)
-    animation = await drawing.run(replay.animation, record, names)
+    # One replay through the engine serves the animation and the turn-by-turn steps.
     turns = await turns_of(service, table)
+    animation = await drawing.run(replay.animation_of, table.game, turns, names_of(table))
     last = len(turns)
     ui = get_ui(table.game)
     rows: list[Row] = [
@@ -249,11 +247,3 @@ async def step(
     """A replay button: show the chosen turn in place."""
     table = await table_in_guild(service, ref.table, interaction.guild_id)
     await show_turn(interaction, service, table, drawing, ref.turn)
-
-
-def forget(table_ids: Sequence[int] = ()) -> None:
-    """Drop kept replays (all when no ids are given); used by tests."""
-    if not table_ids:
-        _turns.clear()
-    for table_id in table_ids:
-        _turns.pop(table_id, None)
