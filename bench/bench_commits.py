@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +32,7 @@ if __name__ == "__main__":
     # Run as a script: this tree's code. Imported by --ref: the other tree's, first on the path.
     sys.path.insert(0, str(HERE.parent))
 
-from refs import checkout  # noqa: E402
+from refs import measure_on  # noqa: E402
 from timing import spread  # noqa: E402
 
 
@@ -98,21 +96,6 @@ async def measure(
     return {"saves": saves, "acts": acts}
 
 
-def measure_ref(ref: str, argv: list[str]) -> dict[str, Any]:
-    """The same run on the code of a git ref, in its own process."""
-    with checkout(ref) as tree:
-        code = (
-            f"import sys, json, asyncio; sys.path[:0] = [{str(tree)!r}, {str(HERE)!r}]; "
-            "import tables; assert tables.__file__.startswith(sys.path[0]), tables.__file__; "
-            "import bench_commits as b; print(json.dumps(asyncio.run(b.measure_args(sys.argv[1:]))))"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", code, *argv], check=True, capture_output=True, text=True, cwd=tree
-        )
-    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
-    return result
-
-
 def parse(argv: list[str]) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -139,7 +122,7 @@ def main() -> None:
     plain = [a for i, a in enumerate(argv) if a != "--ref" and (i == 0 or argv[i - 1] != "--ref")]
     columns = []
     if args.ref:
-        columns.append((args.ref, measure_ref(args.ref, plain)))
+        columns.append((args.ref, measure_on(args.ref, "bench_commits", plain)))
     columns.append(("this tree", asyncio.run(measure_args(plain))))
     print(
         f"{args.tables} tables of {args.game} ({args.players} seats) clicking for {args.seconds:.0f} s,"

@@ -300,14 +300,10 @@ async def run_load(
 
 def on_ref(ref: str, run: dict[str, float]) -> Figures:
     """Run the same load on `ref`'s bot.py, checked out into a temporary git worktree."""
-    with tempfile.TemporaryDirectory() as tmp:
-        where = Path(tmp) / "tree"
-        git = ["git", "-C", str(ROOT), "worktree"]
-        subprocess.run([*git, "add", "--detach", "-q", str(where), ref], check=True)
-        try:
-            return asyncio.run(run_load(where, **run))  # type: ignore[arg-type]
-        finally:
-            subprocess.run([*git, "remove", "--force", str(where)], check=True)
+    from refs import checkout
+
+    with checkout(ref) as where:
+        return asyncio.run(run_load(where, **run))  # type: ignore[arg-type]
 
 
 def rows(figures: Figures) -> dict[str, str]:

@@ -198,17 +198,14 @@ def measure(games: list[str], count: int, think: float) -> dict[str, list[dict[s
 
 def measure_ref(ref: str, games: list[str], count: int, think: float) -> dict[str, list[dict[str, Any]]]:
     """`measure` on a git commit, in a temporary worktree and a fresh process."""
+    from refs import checkout
+
     here = Path(__file__).resolve()
-    with tempfile.TemporaryDirectory() as tmp:
-        tree = Path(tmp) / "ref"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), ref], check=True)
-        try:
-            command = [sys.executable, str(here), "--json", "--games", str(count), "--think", str(think)]
-            command += ["--game", *games]
-            env = {**os.environ, "BENCH_QUIET_ROOT": str(tree)}
-            done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=tree, env=env)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
+    with checkout(ref) as tree:
+        command = [sys.executable, str(here), "--json", "--games", str(count), "--think", str(think)]
+        command += ["--game", *games]
+        env = {**os.environ, "BENCH_QUIET_ROOT": str(tree)}
+        done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=tree, env=env)
     result: dict[str, list[dict[str, Any]]] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 

@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import types
@@ -32,6 +31,8 @@ if str(HERE) not in sys.path:
 if __name__ == "__main__":
     # Run as a script: this tree's code. Imported by --ref: the other tree's, first on the path.
     sys.path.insert(0, str(HERE.parent))
+
+from refs import measure_on  # noqa: E402
 
 
 async def play(path: Path, game: str, players: int, bot: str, seed: int) -> tuple[int, int]:
@@ -132,21 +133,10 @@ async def measure(game: str, players: int, bot: str, seed: int) -> dict[str, Any
     }
 
 
-def measure_ref(ref: str, argv: list[str]) -> dict[str, Any]:
-    """The same game on the code of a git ref, in its own process."""
-    from refs import checkout
-
-    with checkout(ref) as tree:
-        code = (
-            f"import sys, json, asyncio; sys.path[:0] = [{str(tree)!r}, {str(HERE)!r}]; "
-            "import tables; assert tables.__file__.startswith(sys.path[0]), tables.__file__; "
-            "import bench_storage as b; a = b.parse(sys.argv[1:]); "
-            "print(json.dumps(asyncio.run(b.measure(a.game, a.players, a.bot, a.seed))))"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", code, *argv], check=True, capture_output=True, text=True, cwd=tree
-        )
-    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+async def measure_args(argv: list[str]) -> dict[str, Any]:
+    """`measure` with the options of a command line."""
+    args = parse(argv)
+    result: dict[str, Any] = await measure(args.game, args.players, args.bot, args.seed)
     return result
 
 
@@ -168,7 +158,7 @@ def main() -> None:
     plain = [a for i, a in enumerate(argv) if a != "--ref" and (i == 0 or argv[i - 1] != "--ref")]
     columns = []
     if args.ref:
-        columns.append((args.ref, measure_ref(args.ref, plain)))
+        columns.append((args.ref, measure_on(args.ref, "bench_storage", plain)))
     columns.append(("this tree", asyncio.run(measure(args.game, args.players, args.bot, args.seed))))
     for name, r in columns:
         print(

@@ -5,13 +5,17 @@ The scripts import it as a sibling module (`from refs import checkout`).
 
 from __future__ import annotations
 
+import json
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
 
 
 @contextmanager
@@ -32,3 +36,17 @@ def checkout(ref: str) -> Iterator[Path]:
                 check=False,
                 capture_output=True,
             )
+
+
+def measure_on(ref: str, module: str, argv: list[str]) -> Any:
+    """`module.measure_args(argv)` (a bench's coroutine) run on `ref`'s code in a fresh process: its JSON."""
+    with checkout(ref) as tree:
+        code = (
+            f"import sys, json, asyncio; sys.path[:0] = [{str(tree)!r}, {str(HERE)!r}]; "
+            "import tables; assert tables.__file__.startswith(sys.path[0]), tables.__file__; "
+            f"import {module} as b; print(json.dumps(asyncio.run(b.measure_args(sys.argv[1:]))))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv], check=True, capture_output=True, text=True, cwd=tree
+        )
+    return json.loads(done.stdout.splitlines()[-1])
