@@ -10,12 +10,15 @@ futures, the better half goes on to twice as many (the same futures and new ones
 until one is left or `samples` is reached, so clearly worse options cost little. `budget`
 bounds the thinking time: once it is spent no new round starts (a guard for a loaded machine;
 in normal play the sample counts end the search first, and the choice is deterministic).
+With `drop` off, the rounds keep every candidate: the doubling then only paces the budget.
+`until` ends a playout where the game's own phase ends (Buttons: the round), not after a
+count of handovers.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Generic
 
 from engine.core import Action, Bot, Prompt, Rules, S
@@ -39,6 +42,8 @@ class MonteCarloBot(Generic[S]):
         max_steps: int = 60,
         first: int | None = None,
         budget: float | None = None,
+        drop: bool = True,
+        until: Callable[[S], Hashable] | None = None,
     ) -> None:
         self.rules = rules
         self.rollout = rollout
@@ -60,6 +65,10 @@ class MonteCarloBot(Generic[S]):
         """Futures per option in the first halving round (None: no halving)."""
         self.budget = budget
         """Seconds after which no new halving round starts (None: no bound)."""
+        self.drop = drop
+        """Whether each round drops the worse half of the candidates (False: every one plays on)."""
+        self.until = until
+        """A playout also stops once this key of its state changes (None: only the handovers count)."""
 
     def choose(self, view: S, prompt: Prompt, rng: Rng) -> Action:
         """The shortlisted option with the best mean playout result for `prompt.seat`."""
@@ -94,7 +103,8 @@ class MonteCarloBot(Generic[S]):
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            alive = alive[: (len(alive) + 1) // 2]
+            if self.drop:
+                alive = alive[: (len(alive) + 1) // 2]
             if len(alive) == 1:
                 break
             target = min(2 * played, len(seeds))
@@ -111,10 +121,14 @@ class MonteCarloBot(Generic[S]):
         # One private copy per playout, played on in place: no copy and no check per step.
         state = rules.clone(world)
         state.rng = Rng.from_seed(seed)
+        until = self.until
+        phase = None if until is None else until(state)
         rules.play_owned(state, seat, action)
         mover, handovers = seat, 0
         for step in range(self.max_steps):
             if rules.outcome(state) is not None:
+                break
+            if until is not None and until(state) != phase:
                 break
             prompt = rules.prompts(state)[0]
             if prompt.seat != mover:
