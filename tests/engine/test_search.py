@@ -127,3 +127,15 @@ def test_a_spent_budget_stops_the_halving_after_its_first_round() -> None:
     bot, tried = _bot(samples=256, first=8, budget=0.0)
     _choose(bot, 5)
     assert len(tried) == 8 * len(ARMS)
+
+
+def test_without_dropping_every_option_plays_every_batch() -> None:
+    bot, tried = _bot(samples=64, first=16, drop=False)
+    _choose(bot, 2)
+    assert sorted(tried) == sorted(k for k in range(len(ARMS)) for _ in range(64))
+
+
+def test_a_spent_budget_stops_the_batches_without_dropping_too() -> None:
+    bot, tried = _bot(samples=64, first=16, drop=False, budget=0.0)
+    _choose(bot, 2)
+    assert len(tried) == 16 * len(ARMS)
