@@ -44,6 +44,7 @@ class MonteCarloBot(Generic[S]):
         budget: float | None = None,
         drop: bool = True,
         until: Callable[[S], Hashable] | None = None,
+        confidence: float | None = None,
     ) -> None:
         self.rules = rules
         self.rollout = rollout
@@ -69,6 +70,9 @@ class MonteCarloBot(Generic[S]):
         """Whether each round drops the worse half of the candidates (False: every one plays on)."""
         self.until = until
         """A playout also stops once this key of its state changes (None: only the handovers count)."""
+        self.confidence = confidence
+        """Stop the batches once the leader's lead over the runner-up, in the same futures, is this
+        many standard errors (None: never; only with `first`)."""
 
     def choose(self, view: S, prompt: Prompt, rng: Rng) -> Action:
         """The shortlisted option with the best mean playout result for `prompt.seat`."""
@@ -89,19 +93,25 @@ class MonteCarloBot(Generic[S]):
         """Successive halving over the candidates with common sampled futures."""
         deadline = None if self.budget is None else time.perf_counter() + self.budget
         alive = list(range(len(candidates)))
-        totals = [0.0] * len(candidates)
+        results: list[list[float]] = [[] for _ in candidates]
         played = 0
         target = min(self.first or 1, len(seeds))
         while True:
-            batch = seeds[played:target]
             for i in alive:
-                totals[i] += self._total(view, seat, candidates[i], batch, horizon)
+                results[i].extend(
+                    self._playout(view, seat, candidates[i], seed, horizon) for seed in seeds[played:target]
+                )
             played = target
+            totals = [sum(r) for r in results]
             # Ties keep the earlier (better guessed) option.
             alive.sort(key=lambda i: (-totals[i], i))
             if len(alive) == 1 or played >= len(seeds):
                 break
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if self.confidence is not None and _clear_lead(
+                results[alive[0]], results[alive[1]], self.confidence
+            ):
                 break
             if self.drop:
                 alive = alive[: (len(alive) + 1) // 2]
@@ -138,3 +148,12 @@ class MonteCarloBot(Generic[S]):
             choice = self.rollout.choose(self.seen(state, prompt.seat), prompt, Rng.from_seed(seed, step))
             rules.play_owned(state, prompt.seat, choice)
         return self.evaluate(state, seat)
+
+
+def _clear_lead(leader: Sequence[float], runner_up: Sequence[float], confidence: float) -> bool:
+    """Whether the leader's mean lead over the same futures is `confidence` standard errors or more."""
+    diffs = [a - b for a, b in zip(leader, runner_up, strict=True)]
+    count = len(diffs)
+    mean = sum(diffs) / count
+    spread = sum((d - mean) ** 2 for d in diffs) / max(1, count - 1)
+    return mean * mean * count >= confidence * confidence * spread

@@ -19,7 +19,7 @@ from engine.core import Action, Prompt, Rules
 from engine.rng import Rng
 from engine.search import MonteCarloBot
 
-WIN_ODDS = (0.30, 0.0, 0.013, 0.08, 0.70)
+WIN_ODDS = (0.274, -0.012, 0.020, 0.091, 0.718)
 """Log-odds of winning per star, and per window of five holding 1, 2, 3 or 4 stars.
 
 Fitted by logistic regression on the boards at the start of each round of 2,500 games
@@ -31,6 +31,8 @@ FIRST = 32
 """Sampled rounds in the first batch; each later batch doubles the count, while time allows."""
 BUDGET = 1.0
 """Seconds after which no new batch starts (a guard for a loaded machine)."""
+CONFIDENCE = 3.0
+"""No new batch once the best option leads the next by this many standard errors (clear calls stay cheap)."""
 MAX_STEPS = 400
 """Decisions a playout makes at most (a round rarely needs 60)."""
 
@@ -86,4 +88,5 @@ def hard_bot(rules: Rules[ButtonsState]) -> MonteCarloBot[ButtonsState]:
         handovers=MAX_STEPS,
         max_steps=MAX_STEPS,
         until=round_of,
+        confidence=CONFIDENCE,
     )
