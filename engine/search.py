@@ -10,12 +10,15 @@ futures, the better half goes on to twice as many (the same futures and new ones
 until one is left or `samples` is reached, so clearly worse options cost little. `budget`
 bounds the thinking time: once it is spent no new round starts (a guard for a loaded machine;
 in normal play the sample counts end the search first, and the choice is deterministic).
+With `drop` off, the rounds keep every candidate: the doubling then only paces the budget.
+`until` ends a playout where the game's own phase ends (Buttons: the round), not after a
+count of handovers.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Generic
 
 from engine.core import Action, Bot, Prompt, Rules, S
@@ -39,6 +42,9 @@ class MonteCarloBot(Generic[S]):
         max_steps: int = 60,
         first: int | None = None,
         budget: float | None = None,
+        drop: bool = True,
+        until: Callable[[S], Hashable] | None = None,
+        confidence: float | None = None,
     ) -> None:
         self.rules = rules
         self.rollout = rollout
@@ -60,6 +66,13 @@ class MonteCarloBot(Generic[S]):
         """Futures per option in the first halving round (None: no halving)."""
         self.budget = budget
         """Seconds after which no new halving round starts (None: no bound)."""
+        self.drop = drop
+        """Whether each round drops the worse half of the candidates (False: every one plays on)."""
+        self.until = until
+        """A playout also stops once this key of its state changes (None: only the handovers count)."""
+        self.confidence = confidence
+        """Stop the batches once the leader's lead over the runner-up, in the same futures, is this
+        many standard errors (None: never; only with `first`)."""
 
     def choose(self, view: S, prompt: Prompt, rng: Rng) -> Action:
         """The shortlisted option with the best mean playout result for `prompt.seat`."""
@@ -80,21 +93,28 @@ class MonteCarloBot(Generic[S]):
         """Successive halving over the candidates with common sampled futures."""
         deadline = None if self.budget is None else time.perf_counter() + self.budget
         alive = list(range(len(candidates)))
-        totals = [0.0] * len(candidates)
+        results: list[list[float]] = [[] for _ in candidates]
         played = 0
         target = min(self.first or 1, len(seeds))
         while True:
-            batch = seeds[played:target]
             for i in alive:
-                totals[i] += self._total(view, seat, candidates[i], batch, horizon)
+                results[i].extend(
+                    self._playout(view, seat, candidates[i], seed, horizon) for seed in seeds[played:target]
+                )
             played = target
+            totals = [sum(r) for r in results]
             # Ties keep the earlier (better guessed) option.
             alive.sort(key=lambda i: (-totals[i], i))
             if len(alive) == 1 or played >= len(seeds):
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            alive = alive[: (len(alive) + 1) // 2]
+            if self.confidence is not None and _clear_lead(
+                results[alive[0]], results[alive[1]], self.confidence
+            ):
+                break
+            if self.drop:
+                alive = alive[: (len(alive) + 1) // 2]
             if len(alive) == 1:
                 break
             target = min(2 * played, len(seeds))
@@ -111,10 +131,14 @@ class MonteCarloBot(Generic[S]):
         # One private copy per playout, played on in place: no copy and no check per step.
         state = rules.clone(world)
         state.rng = Rng.from_seed(seed)
+        until = self.until
+        phase = None if until is None else until(state)
         rules.play_owned(state, seat, action)
         mover, handovers = seat, 0
         for step in range(self.max_steps):
             if rules.outcome(state) is not None:
+                break
+            if until is not None and until(state) != phase:
                 break
             prompt = rules.prompts(state)[0]
             if prompt.seat != mover:
@@ -124,3 +148,12 @@ class MonteCarloBot(Generic[S]):
             choice = self.rollout.choose(self.seen(state, prompt.seat), prompt, Rng.from_seed(seed, step))
             rules.play_owned(state, prompt.seat, choice)
         return self.evaluate(state, seat)
+
+
+def _clear_lead(leader: Sequence[float], runner_up: Sequence[float], confidence: float) -> bool:
+    """Whether the leader's mean lead over the same futures is `confidence` standard errors or more."""
+    diffs = [a - b for a, b in zip(leader, runner_up, strict=True)]
+    count = len(diffs)
+    mean = sum(diffs) / count
+    spread = sum((d - mean) ** 2 for d in diffs) / max(1, count - 1)
+    return mean * mean * count >= confidence * confidence * spread

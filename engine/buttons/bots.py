@@ -1,8 +1,8 @@
 """Bot policies for Buttons at three levels: each weighs the chance of busting on the actual board.
 
 `normal` looks one roll ahead and knows the race to 12 stars; `easy` is the same judgement
-with no eye on the race and random slips; `hard` looks two of its own rolls ahead
-(expectimax over the dice).
+with no eye on the race and random slips. `hard` (engine/buttons/hard.py) searches with
+playouts of `RolloutBot`, a quick policy of the same kind.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from engine.buttons.state import (
     Cell,
     PlayerBoard,
     Status,
+    neighbours,
 )
 from engine.core import Action, MistakeBot, Prompt
 from engine.rng import Rng
@@ -255,7 +256,7 @@ class NormalBot:
         """Pick an option for `prompt` from what the seat sees."""
         board = view.boards[prompt.seat]
         if prompt.kind == "star":
-            return max(prompt.options, key=lambda a: _star_key(board, cell_of(a)))
+            return max(prompt.options, key=lambda a: star_key(board, cell_of(a)))
         race = Race.of(view, prompt.seat) if self.race else None
         evaluator = Evaluator(board, 1 + view.pool, self.weights, race)
         depth = self.depth
@@ -298,17 +299,68 @@ def easy_bot() -> MistakeBot[ButtonsState]:
     return MistakeBot(NormalBot(race=False), EASY_MISTAKES)
 
 
-def hard_bot() -> NormalBot:
-    """The `hard` level: two of its own rolls ahead, minding the race."""
-    return NormalBot(depth=HARD_DEPTH)
-
-
-HARD_DEPTH = 2
-"""Rolls the hard bot looks ahead (3 was no stronger in 2-player tests and ten times slower)."""
-
-
-def _star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:
+def star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:
+    """How good a button is as a star: the stars of its best window of five, then how many such windows."""
     stars = set(board.stars)
     best = line_potential(stars, cell)
     windows = sum(1 for w in _WINDOWS_AT[cell] if sum(1 for c in w if c in stars) == best)
     return (best, windows, cell)
+
+
+ROLLOUT_PROGRESS = (0.15, 0.35, 1.0)
+"""The rollout's value of a button that makes 1, 2 or 3 of a colour (times the colour's stars)."""
+ROLLOUT_LINE = (0.0, 0.02, 0.1, 0.4, 3.0)
+"""The rollout's value of a button whose best window of five holds 0 to 4 stars."""
+ROLLOUT_GAIN = 0.5
+"""Stars a successful roll is assumed to add, against the stars a bust loses."""
+
+
+class RolloutBot:
+    """The quick policy the hard bot's playouts use: about 20 µs a decision, against 1 ms for `normal`.
+
+    It places by colour sets and lines, always takes a gold button, and rolls while the bust
+    odds times the stars at stake stay below the assumed gain of a roll.
+    """
+
+    def choose(self, view: ButtonsState, prompt: Prompt, rng: Rng) -> Action:
+        """Pick an option for `prompt` from what the seat sees."""
+        kind = prompt.kind
+        board = view.boards[prompt.seat]
+        if kind == "gold":
+            return prompt.options[0]
+        if kind == "star":
+            return max(prompt.options, key=lambda a: star_key(board, cell_of(a)))
+        colour = _COLOUR_AT[board.face]
+        counts = [0, 0, 0, 0]
+        for cell in board.buttons:
+            counts[colour[cell]] += 1
+        weight = [2 if c in board.bonus else 1 for c in _COLOURS]
+        if kind == "place":
+            potential = line_potentials(frozenset(board.stars))
+            return max(
+                prompt.options,
+                key=lambda a: _rollout_cell(weight, counts, potential, colour, cell_of(a)),
+            )
+        if STOP not in prompt.options:
+            return ROLL
+        free = [0] * (SIZE + 1)
+        blocked = set(board.buttons)
+        blocked.update(board.stars)
+        for cell in board.buttons:
+            blocked.update(neighbours(cell))
+        for cell in ALL_CELLS:
+            if cell not in blocked:
+                free[cell[0]] += 1
+        miss = _MISS[min(SIZE, 1 + view.pool)]
+        bust = sum(miss[free[row]] for row in range(1, SIZE + 1)) / SIZE
+        at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)
+        return STOP if bust * at_stake >= (1 - bust) * ROLLOUT_GAIN else ROLL
+
+
+def _rollout_cell(
+    weight: list[int], counts: list[int], potential: Mapping[Cell, int], colour: dict[Cell, int], cell: Cell
+) -> float:
+    """The rollout's value of a button on `cell`."""
+    c = colour[cell]
+    progress = ROLLOUT_PROGRESS[counts[c]] if counts[c] < _SET else 0.02
+    return weight[c] * progress + ROLLOUT_LINE[potential[cell]]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of, place, star
-from engine.buttons.bots import NormalBot, easy_bot, hard_bot
+from engine.buttons.bots import NormalBot, easy_bot
 from engine.buttons.describe import describe_event
 from engine.buttons.faces import FACES, Colour
+from engine.buttons.hard import hard_bot
 from engine.buttons.state import (
     LINE_BONUS,
     PLAIN_DICE,
@@ -332,7 +333,7 @@ BOTS: Mapping[str, Bot[ButtonsState]] = {
     "random": RandomBot(),
     "easy": easy_bot(),
     "normal": NormalBot(),
-    "hard": hard_bot(),
+    "hard": hard_bot(ButtonsRules()),
 }
 """The bot policies by name: "random" and the three levels."""
 

@@ -127,3 +127,47 @@ def test_a_spent_budget_stops_the_halving_after_its_first_round() -> None:
     bot, tried = _bot(samples=256, first=8, budget=0.0)
     _choose(bot, 5)
     assert len(tried) == 8 * len(ARMS)
+
+
+def test_without_dropping_every_option_plays_every_batch() -> None:
+    bot, tried = _bot(samples=64, first=16, drop=False)
+    _choose(bot, 2)
+    assert sorted(tried) == sorted(k for k in range(len(ARMS)) for _ in range(64))
+
+
+def test_a_spent_budget_stops_the_batches_without_dropping_too() -> None:
+    bot, tried = _bot(samples=64, first=16, drop=False, budget=0.0)
+    _choose(bot, 2)
+    assert len(tried) == 16 * len(ARMS)
+
+
+def test_a_clear_leader_ends_the_batches_early_and_a_close_race_plays_them_all() -> None:
+    def bot_over(arms: tuple[int, ...]) -> tuple[MonteCarloBot[BanditState], list[int]]:
+        tried: list[int] = []
+
+        def evaluate(state: BanditState, seat: int) -> float:
+            assert state.picked is not None
+            tried.append(state.picked)
+            return float(state.won)
+
+        bot = MonteCarloBot(
+            RULES,
+            RandomBot(),
+            shortlist=lambda view, prompt: [prompt.options[k] for k in arms],
+            evaluate=evaluate,
+            seen=lambda state, seat: state,
+            samples=256,
+            first=32,
+            drop=False,
+            confidence=3.0,
+        )
+        return bot, tried
+
+    # Arm 1 pays on 50% of the futures and arm 3 on 10% of the same ones: a lead of 0.4 shows at once.
+    clear, clear_tried = bot_over((1, 3))
+    assert _choose(clear, 4) == 1
+    assert len(clear_tried) == 2 * 32
+    # Arms 1 and 2 (50% and 45%) differ on one future in twenty: it takes far more batches.
+    close, close_tried = bot_over((1, 2))
+    _choose(close, 4)
+    assert len(close_tried) >= 2 * 128

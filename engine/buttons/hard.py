@@ -1,0 +1,92 @@
+"""The `hard` level of Buttons: Monte Carlo playouts to the end of the round, judged by the chance of winning.
+
+For each option the bot plays the rest of the round many times over with fresh dice (the same
+dice for every option), every seat played by the quick `RolloutBot`, and keeps the option
+whose rounds end best on average. A round's end is judged by a logistic model of the chance
+of winning from the stars and the windows of five they start (`WIN_ODDS`), or by the real
+result when the game ended there. Playing the opponents' turns is what the old expectimax
+missed: the gold buttons their rolls bring, the dice their exits take, and the race to 12.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+
+from engine.buttons.bots import _WINDOWS, NormalBot, RolloutBot
+from engine.buttons.state import ButtonsState, Cell, Phase
+from engine.core import Action, Prompt, Rules
+from engine.rng import Rng
+from engine.search import MonteCarloBot
+
+WIN_ODDS = (0.274, -0.012, 0.020, 0.091, 0.718)
+"""Log-odds of winning per star, and per window of five holding 1, 2, 3 or 4 stars.
+
+Fitted by logistic regression on the boards at the start of each round of 2,500 games
+between normal bots (`bench/fit_buttons_odds.py`); the differences between two players'
+sums predict who wins."""
+SAMPLES = 256
+"""Sampled rounds each option plays at most."""
+FIRST = 32
+"""Sampled rounds in the first batch; each later batch doubles the count, while time allows."""
+BUDGET = 1.0
+"""Seconds after which no new batch starts (a guard for a loaded machine)."""
+CONFIDENCE = 3.0
+"""No new batch once the best option leads the next by this many standard errors (clear calls stay cheap)."""
+MAX_STEPS = 400
+"""Decisions a playout makes at most (a round rarely needs 60)."""
+
+
+def log_odds(stars: Sequence[Cell]) -> float:
+    """What a board's stars are worth towards winning, in log-odds (WIN_ODDS)."""
+    placed = set(stars)
+    by_count = [0] * 6
+    for window in _WINDOWS:
+        by_count[sum(1 for cell in window if cell in placed)] += 1
+    per_star, *per_window = WIN_ODDS
+    return per_star * len(placed) + sum(w * n for w, n in zip(per_window, by_count[1:5], strict=True))
+
+
+def win_chance(state: ButtonsState, seat: int) -> float:
+    """The seat's chance of winning from a round's end: the result itself once the game is over."""
+    if state.phase is Phase.OVER:
+        scores = [board.score for board in state.boards]
+        best = max(scores)
+        return 1 / scores.count(best) if scores[seat] == best else 0.0
+    odds = [log_odds(board.stars) for board in state.boards]
+    mine = odds.pop(seat)
+    return 1 / (1 + math.exp(max(odds) - mine))
+
+
+def round_of(state: ButtonsState) -> Hashable:
+    """The round a state is in: a playout ends when it changes."""
+    return state.round
+
+
+def shortlist(view: ButtonsState, prompt: Prompt) -> Sequence[Action]:
+    """Every option is searched, but stars go where the normal bot puts them (no dice to sample)."""
+    if prompt.kind == "star":
+        return [_NORMAL.choose(view, prompt, Rng(0))]
+    return prompt.options
+
+
+_NORMAL = NormalBot()
+
+
+def hard_bot(rules: Rules[ButtonsState]) -> MonteCarloBot[ButtonsState]:
+    """The `hard` level, searching with `rules`' playouts."""
+    return MonteCarloBot(
+        rules,
+        RolloutBot(),
+        shortlist=shortlist,
+        evaluate=win_chance,
+        seen=lambda state, seat: state,
+        samples=SAMPLES,
+        first=FIRST,
+        budget=BUDGET,
+        drop=False,
+        handovers=MAX_STEPS,
+        max_steps=MAX_STEPS,
+        until=round_of,
+        confidence=CONFIDENCE,
+    )
