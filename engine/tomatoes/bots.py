@@ -76,11 +76,6 @@ def bot_view(state: TomatoState) -> TomatoState:
 _PlaceArgs = tuple[tuple[str, int], tuple[str, int], tuple[str, int]]
 
 
-def preferred_roll(rolls: Sequence[Action]) -> Action:
-    """The roll the normal bot takes when picking colours: red first (the only seeds), then gold."""
-    return max(rolls, key=lambda a: (a.get("red", 0), a.get("gold", 0)))
-
-
 class GreedyBot:
     """Seeds its own high dice, dumps low and black dice on opponents, harvests, spends karma when it pays."""
 
@@ -95,7 +90,8 @@ class GreedyBot:
                 spend = judge.best(tuple(karma))
                 if judge.gain(spend) > 0:
                     return spend
-            return preferred_roll(rolls)
+            # Picking colours: red first (the only seeds), then gold, then black.
+            return max(rolls, key=lambda a: (a.get("red", 0), a.get("gold", 0)))
         if prompt.kind == "clear":
             # A vine worth 0 or less scores nothing and blocks a token: clear it, unless the
             # track is full, when tokens are frozen and its red dice still score at the end.
@@ -305,22 +301,12 @@ def easy_bot() -> MistakeBot[TomatoState]:
 
 
 def shortlist(view: TomatoState, prompt: Prompt) -> list[Action]:
-    """The options the hard bot searches: the normal bot's best few, best first.
-
-    Before the roll that is the roll the normal bot would take and the karma worth a look
-    (cleaning or flipping a vine); the clearing of zero vines is left to the normal bot.
-    """
-    if prompt.kind == "clear":
+    """The options the hard bot searches: the normal bot's best few, best first."""
+    if prompt.kind != "place":
         return [GreedyBot().choose(view, prompt, Rng(0))]
     judge = _Judge(view, prompt.seat)
-    options = prompt.options
-    if prompt.kind == "roll":
-        roll = preferred_roll([a for a in options if a.kind == "roll"])
-        options = (roll, *(a for a in options if a.kind != "roll"))
     scored = sorted(
-        ((0.0 if a.kind == "roll" else judge.gain(a), -i, a) for i, a in enumerate(options)),
-        key=lambda t: t[:2],
-        reverse=True,
+        ((judge.gain(a), -i, a) for i, a in enumerate(prompt.options)), key=lambda t: t[:2], reverse=True
     )
     best = scored[0][0]
     return [action for gain, _, action in scored[:SHORTLIST] if gain > best - SHORTLIST_MARGIN]

@@ -145,15 +145,6 @@ def test_hard_spends_karma_the_cap_would_take_on_an_opponents_threat_that_normal
     assert RULES.bot_action(state, prompt(state), "hard") == clean
 
 
-def test_hard_weighs_karma_before_the_roll_too() -> None:
-    # The same threat before the roll: the normal bot rolls, the hard bot looks at cleaning too.
-    state = position(2, vines={(1, 0): ["r2", "r2"]}, karma={0: 6}, slots={1: [3]})
-    state.phase = Phase.ROLL
-    assert RULES.bot_action(state, prompt(state), "normal").kind == "roll"
-    options = shortlist(bot_view(state), prompt(state))
-    assert options[0].kind == "roll" and Action.of("clean", owner=1, token=0) in options
-
-
 def test_hard_plays_its_samples_out_to_the_end_when_the_bushel_runs_low() -> None:
     state = position(2)
     assert horizon(state) == 2
