@@ -10,6 +10,7 @@ from engine.rng import Rng
 from engine.tomatoes import scoring
 from engine.tomatoes.karma import KARMA_ACTIONS, completion_karma
 from engine.tomatoes.placement import accepted_values, flipped_seed_fits
+from engine.tomatoes.standing import standing
 from engine.tomatoes.state import (
     BITS_PER_KARMA,
     SLOTS_PER_TRACK,
@@ -288,9 +289,9 @@ NormalBot = GreedyBot
 
 EASY_MISTAKES = 0.3
 """Share of an easy bot's decisions taken at random."""
-SHORTLIST = 4
+SHORTLIST = 6
 """At most this many placement or karma options are searched by the hard bot."""
-SHORTLIST_MARGIN = 3.0
+SHORTLIST_MARGIN = 5.0
 """Options judged this many points below the best one are not searched."""
 
 
@@ -325,29 +326,26 @@ def horizon(view: TomatoState) -> int:
 
 
 def evaluate(state: TomatoState, seat: int) -> float:
-    """How far ahead `seat` stands, in expected points: banked points plus what vines and karma promise.
+    """How far ahead `seat` stands of the best other player, in expected points of final margin.
 
-    A finished game counts its real scores, and a win on top: only winning matters then.
+    Mid-game the fitted model of `standing` says it; a finished game counts its real scores,
+    and a win on top: only winning matters then.
     """
-    if state.ended is not GameEnd.NONE and not state.solo:
+    if state.solo:
+        return _solo_standing(state, _Judge(bot_view(state), seat))
+    if state.ended is not GameEnd.NONE:
         scores = [sum(scoring.breakdown(state, owner).values()) for owner in range(len(state.players))]
         points = scores.pop(seat)
         best = max(scores)
         return points - best + (WIN_WORTH if points > best else WIN_WORTH / 2 if points == best else 0.0)
-    judge = _Judge(bot_view(state), seat)
-    worth = [_standing(state, judge, owner) for owner in range(len(state.players))]
+    worth = [standing(state, owner) for owner in range(len(state.players))]
     mine = worth.pop(seat)
-    return mine - max(worth, default=0.0)
+    return mine - max(worth)
 
 
-def _standing(state: TomatoState, judge: _Judge, owner: int) -> float:
-    """One player's expected final points as the judge sees them."""
-    player = state.players[owner]
-    vines = sum(judge.worths[owner])
-    if state.solo:
-        matched = sum(1 for number, slot in enumerate(player.slots, 1) if slot.points == number)
-        return 8.0 * matched + 1.5 * len(player.slots) + vines + SOLO_KARMA_WORTH * player.karma
-    banked = sum(slot.total for slot in player.slots)
-    first = state.options.first_to_six_bonus if state.first_to_six == owner else 0
-    karma = min(player.karma, state.options.rest_karma_cap) / 2
-    return banked + first + karma + vines
+def _solo_standing(state: TomatoState, judge: _Judge) -> float:
+    """A solo player's expected final points as the judge sees them."""
+    player = state.players[0]
+    matched = sum(1 for number, slot in enumerate(player.slots, 1) if slot.points == number)
+    vines = sum(judge.worths[0])
+    return 8.0 * matched + 1.5 * len(player.slots) + vines + SOLO_KARMA_WORTH * player.karma

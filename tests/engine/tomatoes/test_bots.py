@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.core import Action, Prompt
 from engine.play import run_game
 from engine.tomatoes import RULES
-from engine.tomatoes.bots import WIN_WORTH, GreedyBot, _Judge, evaluate, horizon
-from engine.tomatoes.rules import KEEP
+from engine.tomatoes.bots import WIN_WORTH, GreedyBot, _Judge, bot_view, evaluate, horizon, shortlist
+from engine.tomatoes.rules import END_TURN, KEEP
 from engine.tomatoes.state import Colour, GameEnd, Phase, TomatoState
 from tests.engine.tomatoes.helpers import die, end_turn, place, position, prompt
 
@@ -129,6 +129,20 @@ def test_hard_judges_a_finished_game_by_its_real_scores_and_the_win() -> None:
     assert running < 0
     assert evaluate(state, 0) == 7 - 6 + WIN_WORTH
     assert evaluate(state, 1) == 6 - 7
+
+
+def test_hard_spends_karma_the_cap_would_take_on_an_opponents_threat_that_normal_ignores() -> None:
+    # Seat 1 has harvested one tomato; its vine 2-2 needs two more 2s to score slot 2 matched (7
+    # points). Seat 0 has no dice left and 9 karma, 3 of which the end of the turn cuts anyway.
+    # The normal bot's rule of thumb sees a low two-dice vine as a burden to its owner and ends
+    # the turn; the hard bot cleans it.
+    state = position(
+        2, vines={(1, 0): ["r2", "r2"], (0, 0): ["r4"]}, karma={0: 9, 1: 2}, slots={0: [4], 1: [3]}
+    )
+    clean = Action.of("clean", owner=1, token=0)
+    assert clean in shortlist(bot_view(state), prompt(state))
+    assert RULES.bot_action(state, prompt(state), "normal") == END_TURN
+    assert RULES.bot_action(state, prompt(state), "hard") == clean
 
 
 def test_hard_plays_its_samples_out_to_the_end_when_the_bushel_runs_low() -> None:
