@@ -55,8 +55,10 @@ class BanditRules(Rules[BanditState]):
 RULES = BanditRules()
 
 
-def _bot(**kwargs: int | float | None) -> tuple[MonteCarloBot[BanditState], list[int]]:
-    """A search bot over every arm, and the list of arms its playouts tried."""
+def _bot(
+    arms: tuple[int, ...] | None = None, **kwargs: int | float | None
+) -> tuple[MonteCarloBot[BanditState], list[int]]:
+    """A search bot over these arms (every arm by default), and the list of arms its playouts tried."""
     tried: list[int] = []
 
     def evaluate(state: BanditState, seat: int) -> float:
@@ -67,7 +69,7 @@ def _bot(**kwargs: int | float | None) -> tuple[MonteCarloBot[BanditState], list
     bot = MonteCarloBot(
         RULES,
         RandomBot(),
-        shortlist=lambda view, prompt: prompt.options,
+        shortlist=lambda view, prompt: prompt.options if arms is None else [prompt.options[k] for k in arms],
         evaluate=evaluate,
         seen=lambda state, seat: state,
         **kwargs,  # type: ignore[arg-type]
@@ -141,33 +143,13 @@ def test_a_spent_budget_stops_the_batches_without_dropping_too() -> None:
     assert len(tried) == 16 * len(ARMS)
 
 
-def test_a_clear_leader_ends_the_batches_early_and_a_close_race_plays_them_all() -> None:
-    def bot_over(arms: tuple[int, ...]) -> tuple[MonteCarloBot[BanditState], list[int]]:
-        tried: list[int] = []
-
-        def evaluate(state: BanditState, seat: int) -> float:
-            assert state.picked is not None
-            tried.append(state.picked)
-            return float(state.won)
-
-        bot = MonteCarloBot(
-            RULES,
-            RandomBot(),
-            shortlist=lambda view, prompt: [prompt.options[k] for k in arms],
-            evaluate=evaluate,
-            seen=lambda state, seat: state,
-            samples=256,
-            first=32,
-            drop=False,
-            confidence=3.0,
-        )
-        return bot, tried
-
+def test_a_clear_leader_ends_the_batches_early_and_a_close_race_plays_on() -> None:
+    settings: dict[str, int | float | None] = {"samples": 256, "first": 32, "drop": False, "confidence": 3.0}
     # Arm 1 pays on 50% of the futures and arm 3 on 10% of the same ones: a lead of 0.4 shows at once.
-    clear, clear_tried = bot_over((1, 3))
+    clear, clear_tried = _bot((1, 3), **settings)
     assert _choose(clear, 4) == 1
     assert len(clear_tried) == 2 * 32
     # Arms 1 and 2 (50% and 45%) differ on one future in twenty: it takes far more batches.
-    close, close_tried = bot_over((1, 2))
+    close, close_tried = _bot((1, 2), **settings)
     _choose(close, 4)
     assert len(close_tried) >= 2 * 128
