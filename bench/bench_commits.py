@@ -32,7 +32,7 @@ if __name__ == "__main__":
     # Run as a script: this tree's code. Imported by --ref: the other tree's, first on the path.
     sys.path.insert(0, str(HERE.parent))
 
-from refs import measure_on  # noqa: E402
+from refs import measure_on, without_ref  # noqa: E402
 from timing import spread  # noqa: E402
 
 
@@ -119,7 +119,7 @@ def main() -> None:
     """Run and print."""
     argv = sys.argv[1:]
     args = parse(argv)
-    plain = [a for i, a in enumerate(argv) if a != "--ref" and (i == 0 or argv[i - 1] != "--ref")]
+    plain = without_ref(argv)
     columns = []
     if args.ref:
         columns.append((args.ref, measure_on(args.ref, "bench_commits", plain)))

@@ -38,6 +38,11 @@ def checkout(ref: str) -> Iterator[Path]:
             )
 
 
+def without_ref(argv: list[str]) -> list[str]:
+    """The command line with its `--ref REF` pair left out (what runs on the other tree too)."""
+    return [a for i, a in enumerate(argv) if a != "--ref" and (i == 0 or argv[i - 1] != "--ref")]
+
+
 def measure_on(ref: str, module: str, argv: list[str]) -> Any:
     """`module.measure_args(argv)` (a bench's coroutine) run on `ref`'s code in a fresh process: its JSON."""
     with checkout(ref) as tree:
