@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from engine.buttons import RULES
-from engine.buttons.bots import _WINDOWS
+from engine.buttons.hard import windows_holding
 from engine.buttons.state import ButtonsState, Cell
 
 FEATURES = ("stars", "windows with 1", "windows with 2", "windows with 3", "windows with 4")
@@ -27,11 +27,7 @@ FIRST_SEED = 10_000
 
 def features(stars: Sequence[Cell]) -> list[float]:
     """Stars, then windows of five holding 1, 2, 3 and 4 of them."""
-    placed = set(stars)
-    by_count = [0] * 6
-    for window in _WINDOWS:
-        by_count[sum(1 for cell in window if cell in placed)] += 1
-    return [float(len(placed)), *map(float, by_count[1:5])]
+    return [float(len(set(stars))), *map(float, windows_holding(stars))]
 
 
 def positions(games: int) -> list[tuple[list[float], float]]:

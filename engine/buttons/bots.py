@@ -132,6 +132,33 @@ def _round_total(board: PlayerBoard) -> int:
     return (1 if board.buttons else 0) + len(sets) + sum(1 for c in sets if c in board.bonus)
 
 
+def set_stars(board: PlayerBoard) -> list[int]:
+    """Stars a set of each colour earns this round (index as in Colour): 2 for a bonus colour."""
+    return [2 if c in board.bonus else 1 for c in _COLOURS]
+
+
+def colour_counts(colour: dict[Cell, int], buttons: list[Cell]) -> list[int]:
+    """Buttons by colour (index as in Colour), with `colour` the board's colour index by cell."""
+    counts = [0, 0, 0, 0]
+    for cell in buttons:
+        counts[colour[cell]] += 1
+    return counts
+
+
+def free_cells(buttons: list[Cell], stars: set[Cell] | list[Cell]) -> list[Cell]:
+    """Cells where a button may go with these buttons and stars on the board."""
+    blocked = set(buttons)
+    blocked.update(stars)
+    for cell in buttons:
+        blocked.update(neighbours(cell))
+    return [cell for cell in ALL_CELLS if cell not in blocked]
+
+
+def best_star(board: PlayerBoard, options: tuple[Action, ...]) -> Action:
+    """The star option that does most for a line of five (`star_key`)."""
+    return max(options, key=lambda a: star_key(board, cell_of(a)))
+
+
 class Evaluator:
     """Values one player's round from their board: stars if they stop now, odds if they roll."""
 
@@ -143,17 +170,14 @@ class Evaluator:
         """The race to TARGET, when the bot minds it."""
         self._memo: dict[tuple[frozenset[Cell], int], float] = {}
         self.stars = set(board.stars)
-        self.weight = [2 if c in board.bonus else 1 for c in _COLOURS]
+        self.weight = set_stars(board)
         """Stars a set of each colour earns (index as in Colour)."""
         self.colour = _COLOUR_AT[board.face]
         self.potential = line_potentials(frozenset(board.stars))
 
     def counts(self, buttons: list[Cell]) -> list[int]:
         """Buttons by colour (index as in Colour)."""
-        counts = [0, 0, 0, 0]
-        for cell in buttons:
-            counts[self.colour[cell]] += 1
-        return counts
+        return colour_counts(self.colour, buttons)
 
     def progress(self, counts: list[int]) -> float:
         """The share of stars counted for colours still short of a set."""
@@ -191,10 +215,7 @@ class Evaluator:
 
     def free_cells(self, buttons: list[Cell]) -> list[Cell]:
         """Cells where a button may go with these buttons on the board."""
-        blocked = set(buttons) | self.stars
-        for r, c in buttons:
-            blocked.update(((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
-        return [cell for cell in ALL_CELLS if cell not in blocked]
+        return free_cells(buttons, self.stars)
 
     def roll_value(self, buttons: list[Cell], depth: int = 1) -> float:
         """Expected value of rolling and placing on the best cell the dice allow (0 on a bust).
@@ -256,7 +277,7 @@ class NormalBot:
         """Pick an option for `prompt` from what the seat sees."""
         board = view.boards[prompt.seat]
         if prompt.kind == "star":
-            return max(prompt.options, key=lambda a: star_key(board, cell_of(a)))
+            return best_star(board, prompt.options)
         race = Race.of(view, prompt.seat) if self.race else None
         evaluator = Evaluator(board, 1 + view.pool, self.weights, race)
         depth = self.depth
@@ -329,12 +350,10 @@ class RolloutBot:
         if kind == "gold":
             return prompt.options[0]
         if kind == "star":
-            return max(prompt.options, key=lambda a: star_key(board, cell_of(a)))
+            return best_star(board, prompt.options)
         colour = _COLOUR_AT[board.face]
-        counts = [0, 0, 0, 0]
-        for cell in board.buttons:
-            counts[colour[cell]] += 1
-        weight = [2 if c in board.bonus else 1 for c in _COLOURS]
+        counts = colour_counts(colour, board.buttons)
+        weight = set_stars(board)
         if kind == "place":
             potential = line_potentials(frozenset(board.stars))
             return max(
@@ -344,13 +363,8 @@ class RolloutBot:
         if STOP not in prompt.options:
             return ROLL
         free = [0] * (SIZE + 1)
-        blocked = set(board.buttons)
-        blocked.update(board.stars)
-        for cell in board.buttons:
-            blocked.update(neighbours(cell))
-        for cell in ALL_CELLS:
-            if cell not in blocked:
-                free[cell[0]] += 1
+        for row, _ in free_cells(board.buttons, board.stars):
+            free[row] += 1
         miss = _MISS[min(SIZE, 1 + view.pool)]
         bust = sum(miss[free[row]] for row in range(1, SIZE + 1)) / SIZE
         at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)

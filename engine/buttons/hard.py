@@ -13,10 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 
-from engine.buttons.bots import _WINDOWS, NormalBot, RolloutBot
+from engine.buttons.bots import _WINDOWS, RolloutBot, best_star
 from engine.buttons.state import ButtonsState, Cell, Phase
-from engine.core import Action, Prompt, Rules
-from engine.rng import Rng
+from engine.core import Action, Prompt, Rules, rank
 from engine.search import MonteCarloBot
 
 WIN_ODDS = (0.274, -0.012, 0.020, 0.091, 0.718)
@@ -37,22 +36,27 @@ MAX_STEPS = 400
 """Decisions a playout makes at most (a round rarely needs 60)."""
 
 
-def log_odds(stars: Sequence[Cell]) -> float:
-    """What a board's stars are worth towards winning, in log-odds (WIN_ODDS)."""
+def windows_holding(stars: Sequence[Cell]) -> list[int]:
+    """How many windows of five hold 1, 2, 3 and 4 of these stars."""
     placed = set(stars)
     by_count = [0] * 6
     for window in _WINDOWS:
         by_count[sum(1 for cell in window if cell in placed)] += 1
+    return by_count[1:5]
+
+
+def log_odds(stars: Sequence[Cell]) -> float:
+    """What a board's stars are worth towards winning, in log-odds (WIN_ODDS)."""
     per_star, *per_window = WIN_ODDS
-    return per_star * len(placed) + sum(w * n for w, n in zip(per_window, by_count[1:5], strict=True))
+    counts = windows_holding(stars)
+    return per_star * len(set(stars)) + sum(w * n for w, n in zip(per_window, counts, strict=True))
 
 
 def win_chance(state: ButtonsState, seat: int) -> float:
     """The seat's chance of winning from a round's end: the result itself once the game is over."""
     if state.phase is Phase.OVER:
-        scores = [board.score for board in state.boards]
-        best = max(scores)
-        return 1 / scores.count(best) if scores[seat] == best else 0.0
+        ranks = rank([board.score for board in state.boards])
+        return 1 / ranks.count(1) if ranks[seat] == 1 else 0.0
     odds = [log_odds(board.stars) for board in state.boards]
     mine = odds.pop(seat)
     return 1 / (1 + math.exp(max(odds) - mine))
@@ -66,11 +70,8 @@ def round_of(state: ButtonsState) -> Hashable:
 def shortlist(view: ButtonsState, prompt: Prompt) -> Sequence[Action]:
     """Every option is searched, but stars go where the normal bot puts them (no dice to sample)."""
     if prompt.kind == "star":
-        return [_NORMAL.choose(view, prompt, Rng(0))]
+        return [best_star(view.boards[prompt.seat], prompt.options)]
     return prompt.options
-
-
-_NORMAL = NormalBot()
 
 
 def hard_bot(rules: Rules[ButtonsState]) -> MonteCarloBot[ButtonsState]:
