@@ -17,6 +17,8 @@ import math
 import sys
 from collections.abc import Sequence
 
+from fitting import solve
+
 from engine.buttons import RULES
 from engine.buttons.hard import windows_holding
 from engine.buttons.state import ButtonsState, Cell
@@ -64,27 +66,11 @@ def fit(rows: list[tuple[list[float], float]], ridge: float = 1e-3) -> list[floa
                 grad[i] += (p - y) * x[i] / len(rows)
                 for j in range(size):
                     hess[i][j] += p * (1 - p) * x[i] * x[j] / len(rows)
-        step = _solve(hess, grad)
+        step = solve(hess, grad)
         weights = [w - s for w, s in zip(weights, step, strict=True)]
         if max(abs(s) for s in step) < 1e-7:
             break
     return weights
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Solve matrix · x = vector by Gaussian elimination with partial pivoting."""
-    size = len(vector)
-    rows = [[*matrix[i], vector[i]] for i in range(size)]
-    for col in range(size):
-        pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        for r in range(col + 1, size):
-            factor = rows[r][col] / rows[col][col]
-            rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
-    x = [0.0] * size
-    for r in reversed(range(size)):
-        x[r] = (rows[r][size] - sum(rows[r][c] * x[c] for c in range(r + 1, size))) / rows[r][r]
-    return x
 
 
 def log_loss(weights: list[float], rows: list[tuple[list[float], float]]) -> float:

@@ -16,6 +16,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from fitting import solve
+
 from engine.rng import Rng
 from engine.tomatoes import RULES
 from engine.tomatoes.bots import GreedyBot, bot_view
@@ -45,24 +47,19 @@ def positions(seed: int) -> list[Row]:
 def least_squares(rows: Sequence[Row]) -> list[float]:
     """Weights (and a constant last) minimising the squared error, by the normal equations."""
     size = len(rows[0][0]) + 1
-    matrix = [[0.0] * (size + 1) for _ in range(size)]
+    matrix = [[0.0] * size for _ in range(size)]
+    vector = [0.0] * size
     for x, y in rows:
-        full = [*x, 1.0, y]
+        full = [*x, 1.0]
         for i in range(size):
             if full[i]:
                 row = matrix[i]
-                for j in range(size + 1):
+                for j in range(size):
                     row[j] += full[i] * full[j]
+                vector[i] += full[i] * y
     for i in range(size):
         matrix[i][i] += 1e-9 * len(rows)  # a feature that never varies stays solvable
-    for col in range(size):
-        pivot = max(range(col, size), key=lambda r: abs(matrix[r][col]))
-        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
-        for r in range(size):
-            if r != col:
-                factor = matrix[r][col] / matrix[col][col]
-                matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[col], strict=True)]
-    return [matrix[i][size] / matrix[i][i] for i in range(size)]
+    return solve(matrix, vector)
 
 
 def r_squared(rows: Sequence[Row], weights: Sequence[float]) -> float:
