@@ -45,6 +45,8 @@ class MonteCarloBot(Generic[S]):
         drop: bool = True,
         until: Callable[[S], Hashable] | None = None,
         confidence: float | None = None,
+        favour: float = 0.0,
+        own: Bot[S] | None = None,
     ) -> None:
         self.rules = rules
         self.rollout = rollout
@@ -73,6 +75,12 @@ class MonteCarloBot(Generic[S]):
         self.confidence = confidence
         """Stop the batches once the leader's lead over the runner-up, in the same futures, is this
         many standard errors (None: never; only with `first`)."""
+        self.favour = favour
+        """What the first shortlisted option (the best guess) gains per playout: another option
+        must beat it by more than this on average to be chosen (only with `first`)."""
+        self.own = own
+        """The policy that plays the searching seat's own later decisions in a playout (None: the
+        rollout's): a stronger, slower one where those decisions decide most."""
 
     def choose(self, view: S, prompt: Prompt, rng: Rng) -> Action:
         """The shortlisted option with the best mean playout result for `prompt.seat`."""
@@ -103,6 +111,7 @@ class MonteCarloBot(Generic[S]):
                 )
             played = target
             totals = [sum(r) for r in results]
+            totals[0] += self.favour * played
             # Ties keep the earlier (better guessed) option.
             alive.sort(key=lambda i: (-totals[i], i))
             if len(alive) == 1 or played >= len(seeds):
@@ -110,7 +119,7 @@ class MonteCarloBot(Generic[S]):
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if self.confidence is not None and _clear_lead(
-                results[alive[0]], results[alive[1]], self.confidence
+                results[alive[0]], results[alive[1]], self.confidence, self._edge(alive[0], alive[1])
             ):
                 break
             if self.drop:
@@ -119,6 +128,12 @@ class MonteCarloBot(Generic[S]):
                 break
             target = min(2 * played, len(seeds))
         return candidates[alive[0]]
+
+    def _edge(self, leader: int, runner_up: int) -> float:
+        """What `favour` adds to the leader's mean lead over the runner-up."""
+        if leader == 0:
+            return self.favour
+        return -self.favour if runner_up == 0 else 0.0
 
     def _total(self, view: S, seat: int, action: Action, seeds: Sequence[int], horizon: int) -> float:
         """The summed result of `action` over the sampled futures `seeds`."""
@@ -133,6 +148,8 @@ class MonteCarloBot(Generic[S]):
         state.rng = Rng.from_seed(seed)
         until = self.until
         phase = None if until is None else until(state)
+        rollout = self.rollout
+        own = rollout if self.own is None else self.own
         rules.play_owned(state, seat, action)
         mover, handovers = seat, 0
         for step in range(self.max_steps):
@@ -145,14 +162,17 @@ class MonteCarloBot(Generic[S]):
                 mover, handovers = prompt.seat, handovers + 1
                 if handovers >= horizon:
                     break
-            choice = self.rollout.choose(self.seen(state, prompt.seat), prompt, Rng.from_seed(seed, step))
+            policy = own if prompt.seat == seat else rollout
+            choice = policy.choose(self.seen(state, prompt.seat), prompt, Rng.from_seed(seed, step))
             rules.play_owned(state, prompt.seat, choice)
         return self.evaluate(state, seat)
 
 
-def _clear_lead(leader: Sequence[float], runner_up: Sequence[float], confidence: float) -> bool:
-    """Whether the leader's mean lead over the same futures is `confidence` standard errors or more."""
-    diffs = [a - b for a, b in zip(leader, runner_up, strict=True)]
+def _clear_lead(
+    leader: Sequence[float], runner_up: Sequence[float], confidence: float, edge: float = 0.0
+) -> bool:
+    """Whether the leader's mean lead (plus `edge`) over the same futures is `confidence` standard errors."""
+    diffs = [a - b + edge for a, b in zip(leader, runner_up, strict=True)]
     count = len(diffs)
     mean = sum(diffs) / count
     spread = sum((d - mean) ** 2 for d in diffs) / max(1, count - 1)

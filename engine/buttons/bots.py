@@ -362,12 +362,21 @@ class RolloutBot:
             )
         if STOP not in prompt.options:
             return ROLL
+        at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)
+        potential = line_potentials(frozenset(board.stars))
+        if any(potential[cell] == LINE - 1 for cell in board.buttons):
+            return STOP  # a star on that button makes a line of five
+        after = board.score + at_stake
+        to_beat = max(_sure_score(b) for seat, b in enumerate(view.boards) if seat != prompt.seat)
+        if to_beat >= TARGET and after < to_beat:
+            return ROLL  # the game ends this round: stopping is a certain loss
+        if after >= TARGET and after > to_beat:
+            return STOP
         free = [0] * (SIZE + 1)
         for row, _ in free_cells(board.buttons, board.stars):
             free[row] += 1
         miss = _MISS[min(SIZE, 1 + view.pool)]
         bust = sum(miss[free[row]] for row in range(1, SIZE + 1)) / SIZE
-        at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)
         return STOP if bust * at_stake >= (1 - bust) * ROLLOUT_GAIN else ROLL
 
 

@@ -1,11 +1,13 @@
 """The `hard` level of Buttons: Monte Carlo playouts to the end of the round, judged by the chance of winning.
 
 For each option the bot plays the rest of the round many times over with fresh dice (the same
-dice for every option), every seat played by the quick `RolloutBot`, and keeps the option
-whose rounds end best on average. A round's end is judged by a logistic model of the chance
-of winning from the stars and the windows of five they start (`WIN_ODDS`), or by the real
-result when the game ended there. Playing the opponents' turns is what the old expectimax
-missed: the gold buttons their rolls bring, the dice their exits take, and the race to 12.
+dice for every option), its own later decisions played by the normal bot and the other seats'
+by the quick `RolloutBot`, and keeps the option whose rounds end best on average; the normal
+bot's own choice wins unless another beats it by `FAVOUR`. A round's end is judged by a
+logistic model of the chance of winning from the stars and the windows of five they start
+(`WIN_ODDS`), or by the real result when the game ended there. Playing the opponents' turns is
+what the old expectimax missed: the gold buttons their rolls bring, the dice their exits take,
+and the race to 12.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 
-from engine.buttons.bots import _WINDOWS, RolloutBot, best_star
+from engine.buttons.bots import _WINDOWS, NormalBot, RolloutBot, best_star
 from engine.buttons.state import ButtonsState, Cell, Phase
 from engine.core import Action, Prompt, Rules, rank
+from engine.rng import Rng
 from engine.search import MonteCarloBot
 
 WIN_ODDS = (0.274, -0.012, 0.020, 0.091, 0.718)
@@ -24,7 +27,7 @@ WIN_ODDS = (0.274, -0.012, 0.020, 0.091, 0.718)
 Fitted by logistic regression on the boards at the start of each round of 2,500 games
 between normal bots (`bench/fit_buttons_odds.py`); the differences between two players'
 sums predict who wins."""
-SAMPLES = 256
+SAMPLES = 128
 """Sampled rounds each option plays at most."""
 FIRST = 32
 """Sampled rounds in the first batch; each later batch doubles the count, while time allows."""
@@ -32,6 +35,8 @@ BUDGET = 1.0
 """Seconds after which no new batch starts (a guard for a loaded machine)."""
 CONFIDENCE = 3.0
 """No new batch once the best option leads the next by this many standard errors (clear calls stay cheap)."""
+FAVOUR = 0.02
+"""Win chance per playout the normal bot's own choice is given: the search overrules it only by more."""
 MAX_STEPS = 400
 """Decisions a playout makes at most (a round rarely needs 60)."""
 
@@ -67,11 +72,18 @@ def round_of(state: ButtonsState) -> Hashable:
     return state.round
 
 
+_GUIDE = NormalBot()
+"""The policy whose choice each search starts from (and favours), and that plays the bot's own
+later decisions in its playouts (the quick rollout plays the other seats)."""
+_UNUSED_RNG = Rng.from_seed(0)
+
+
 def shortlist(view: ButtonsState, prompt: Prompt) -> Sequence[Action]:
-    """Every option is searched, but stars go where the normal bot puts them (no dice to sample)."""
+    """Every option, the normal bot's choice first; stars go where the normal bot puts them."""
     if prompt.kind == "star":
         return [best_star(view.boards[prompt.seat], prompt.options)]
-    return prompt.options
+    guess = _GUIDE.choose(view, prompt, _UNUSED_RNG)
+    return [guess, *(option for option in prompt.options if option != guess)]
 
 
 def hard_bot(rules: Rules[ButtonsState]) -> MonteCarloBot[ButtonsState]:
@@ -90,4 +102,6 @@ def hard_bot(rules: Rules[ButtonsState]) -> MonteCarloBot[ButtonsState]:
         max_steps=MAX_STEPS,
         until=round_of,
         confidence=CONFIDENCE,
+        favour=FAVOUR,
+        own=_GUIDE,
     )

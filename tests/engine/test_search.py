@@ -153,3 +153,16 @@ def test_a_clear_leader_ends_the_batches_early_and_a_close_race_plays_on() -> No
     close, close_tried = _bot((1, 2), **settings)
     _choose(close, 4)
     assert len(close_tried) >= 2 * 128
+
+
+def test_the_favoured_first_option_loses_only_to_a_lead_larger_than_its_favour() -> None:
+    settings: dict[str, int | float | None] = {"samples": 256, "first": 32, "drop": False, "confidence": 3.0}
+    # Arm 2 (45%) listed first against arm 1 (50%): a favour of 0.1 covers the 5-point gap.
+    plain, _ = _bot((2, 1), **settings)
+    favoured, _ = _bot((2, 1), favour=0.1, **settings)
+    assert [_choose(plain, seed) for seed in range(5)].count(1) >= 3
+    assert [_choose(favoured, seed) for seed in range(5)] == [2] * 5
+    # Arm 3 (10%) first against arm 1: a lead of 40 points overrules the same favour at once.
+    overruled, tried = _bot((3, 1), favour=0.1, **settings)
+    assert _choose(overruled, 4) == 1
+    assert len(tried) == 2 * 32

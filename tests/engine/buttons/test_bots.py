@@ -11,6 +11,7 @@ from engine.buttons.bots import (
     GreedyBot,
     NormalBot,
     Race,
+    RolloutBot,
     Weights,
     line_potential,
     line_potentials,
@@ -139,6 +140,7 @@ def test_normal_stops_at_eleven_stars_when_stopping_ends_the_game_in_front() -> 
     assert NormalBot(race=False).choose(state, prompt, Rng(0)) == ROLL, "the fault, without the race"
     assert RULES.bot_action(state, prompt, "normal") == STOP
     assert RULES.bot_action(state, prompt, "hard") == STOP
+    assert RolloutBot().choose(state, prompt, Rng(0)) == STOP, "the hard bot's playouts finish the game too"
 
 
 def test_normal_never_opts_out_into_a_certain_loss() -> None:
@@ -157,6 +159,7 @@ def test_normal_never_opts_out_into_a_certain_loss() -> None:
     assert NormalBot(race=False).choose(state, prompt, Rng(0)) == STOP, "the fault, without the race"
     assert RULES.bot_action(state, prompt, "normal") == ROLL
     assert RULES.bot_action(state, prompt, "hard") == ROLL
+    assert RolloutBot().choose(state, prompt, Rng(0)) == ROLL
 
 
 def test_normal_sees_the_line_an_opponent_who_opted_out_will_make() -> None:
@@ -174,6 +177,17 @@ def test_normal_sees_the_line_an_opponent_who_opted_out_will_make() -> None:
     assert Race.of(state, 0).to_beat >= LINE_BONUS and Race.of(state, 0).ends
     assert RULES.bot_action(state, prompt, "normal") == ROLL
     assert RULES.bot_action(state, prompt, "hard") == ROLL
+    assert RolloutBot().choose(state, prompt, Rng(0)) == ROLL
+
+
+def test_the_rollout_opts_out_with_a_button_that_finishes_a_line() -> None:
+    state = new_state(2)
+    state.boards[0].stars = [(3, 1), (3, 2), (3, 3), (3, 4)]
+    state.boards[0].buttons = [(1, 1), (3, 5)]
+    (prompt,) = RULES.prompts(state)
+    assert RolloutBot().choose(state, prompt, Rng(0)) == STOP
+    state.boards[0].buttons = [(1, 1), (5, 5)]
+    assert RolloutBot().choose(state, prompt, Rng(0)) == ROLL
 
 
 def test_old_stored_policy_names_still_play() -> None:
