@@ -44,6 +44,7 @@ UNKNOWN_COMMAND = (
     "I do not know that command any more: your Discord app shows an old list."
     " Restart the app (or press Ctrl+R) to get the current commands."
 )
+WATCHER = "You are not playing at this table, but you are welcome to watch."
 PLAYED_NOT_SHOWN = "Your move was played, but I could not update the board: use /game show to see it."
 
 
@@ -58,7 +59,7 @@ def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
     if table.status is not TableStatus.PLAYING:
         raise GameNotRunning("This game is over." if table.status is TableStatus.FINISHED else None)
     if table.seat_of(user_id) is None:
-        raise NotSeated("You are not playing at this table, but you are welcome to watch.")
+        raise NotSeated(WATCHER)
     # The service's rule: a board stays good for a seat whose decision has not changed since.
     if not table.shows_current_prompt(seat, version):
         raise StaleVersion()
@@ -210,8 +211,12 @@ class Games(commands.Cog):
         ref = ids.parse(str(data.get("custom_id", "")))
         table_id = ref.table if ref is not None else None
         table = await current_table(self.service, table_id, interaction.channel_id)
+        # A watcher learns they are not playing, not that the board they never could use moved on.
+        watching = table is not None and table.seat_of(interaction.user.id) is None
         try:
-            await interaction.response.send_message(out_of_date(table), ephemeral=True)
+            await interaction.response.send_message(
+                WATCHER if watching else out_of_date(table), ephemeral=True
+            )
         except (discord.HTTPException, discord.InteractionResponded):
             log.info("could not answer a click on an unknown component")
 
@@ -428,7 +433,7 @@ class Games(commands.Cog):
         table = await self.service.get(ref.table)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise NotSeated("You are not playing at this table, but you are welcome to watch.")
+            raise NotSeated(WATCHER)
         if table.status is not TableStatus.PLAYING:
             raise GameNotRunning()
         ui = get_ui(table.game)

@@ -13,6 +13,7 @@ from cogs.platform import views
 from cogs.platform.ids import ActRef, GroupRef, UndoRef
 from cogs.platform.layout import ButtonSpec, OptionItem, SelectSpec, main_rows
 from cogs.platform.text import names_of
+from cogs.play import WATCHER
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, fresh, pinged, play_greedily, refs, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, open_table, private_answer
@@ -23,8 +24,9 @@ class RawClick:
 
     type = discord.InteractionType.component
 
-    def __init__(self, channel_id: int, message: discord.Message, data: dict[str, Any]) -> None:
+    def __init__(self, channel_id: int, message: discord.Message, data: dict[str, Any], user_id: int) -> None:
         self.channel_id = channel_id
+        self.user = discord.Object(user_id)
         self.message = message
         self.data = data
         self.answers: list[str] = []
@@ -100,17 +102,27 @@ async def test_a_click_on_a_component_an_edit_replaced_is_answered(world: Harnes
     assert moved.board_message_id == before.id and roll not in buttons(fresh(world, before)).values()
     # The player's client still showed the old buttons; Discord sends the message as it is now,
     # so discord.py finds no component to call (simcord cannot click it: this is the raw event).
-    click = RawClick(world.thread().id, fresh(world, before), {"custom_id": roll, "component_type": 2})
+    data = {"custom_id": roll, "component_type": 2}
+    click = RawClick(world.thread().id, fresh(world, before), data, mover.id)
     await world.bot.get_cog("Games").on_interaction(click)  # type: ignore[union-attr]
     assert click.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
+    # A watcher's click on it is told they are not playing (not that the board moved on).
+    watched = RawClick(world.thread().id, fresh(world, before), data, world.watcher.id)
+    await world.bot.get_cog("Games").on_interaction(watched)  # type: ignore[union-attr]
+    assert watched.answers == [WATCHER]
     # A click discord.py does hand to a component is left to it.
     live = fresh(world, before)
     handled = RawClick(
-        world.thread().id, live, {"custom_id": next(iter(buttons(live).values())), "component_type": 2}
+        world.thread().id,
+        live,
+        {"custom_id": next(iter(buttons(live).values())), "component_type": 2},
+        mover.id,
     )
     await world.bot.get_cog("Games").on_interaction(handled)  # type: ignore[union-attr]
     assert handled.answers == []
-    unknown = RawClick(world.thread().id, live, {"custom_id": "somebody-else:1", "component_type": 2})
+    unknown = RawClick(
+        world.thread().id, live, {"custom_id": "somebody-else:1", "component_type": 2}, mover.id
+    )
     await world.bot.get_cog("Games").on_interaction(unknown)  # type: ignore[union-attr]
     assert unknown.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
     assert (await table_of(world)).version == moved.version
