@@ -354,8 +354,8 @@ class RolloutBot:
         colour = _COLOUR_AT[board.face]
         counts = colour_counts(colour, board.buttons)
         weight = set_stars(board)
+        potential = line_potentials(frozenset(board.stars))
         if kind == "place":
-            potential = line_potentials(frozenset(board.stars))
             return max(
                 prompt.options,
                 key=lambda a: _rollout_cell(weight, counts, potential, colour, cell_of(a)),
@@ -363,15 +363,12 @@ class RolloutBot:
         if STOP not in prompt.options:
             return ROLL
         at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)
-        potential = line_potentials(frozenset(board.stars))
         if any(potential[cell] == LINE - 1 for cell in board.buttons):
             return STOP  # a star on that button makes a line of five
-        after = board.score + at_stake
-        to_beat = max(_sure_score(b) for seat, b in enumerate(view.boards) if seat != prompt.seat)
-        if to_beat >= TARGET and after < to_beat:
-            return ROLL  # the game ends this round: stopping is a certain loss
-        if after >= TARGET and after > to_beat:
-            return STOP
+        # Stopping may end the game this round: in front (stop) or behind a sure score (roll on).
+        race = Race.of(view, prompt.seat).stop_bonus(at_stake, 1.0)
+        if race:
+            return STOP if race > 0 else ROLL
         free = [0] * (SIZE + 1)
         for row, _ in free_cells(board.buttons, board.stars):
             free[row] += 1
