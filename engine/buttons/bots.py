@@ -169,6 +169,7 @@ class Evaluator:
         self.race = race
         """The race to TARGET, when the bot minds it."""
         self._memo: dict[tuple[frozenset[Cell], int], float] = {}
+        self._after: dict[tuple[int | bool, ...], float] = {}
         self.stars = set(board.stars)
         self.weight = set_stars(board)
         """Stars a set of each colour earns (index as in Colour)."""
@@ -187,21 +188,33 @@ class Evaluator:
         """Stars earned by opting out now, plus the game won if a button can finish a line."""
         if not buttons:
             return 0.0
-        counts = self.counts(buttons)
+        return self._stop_value(self.counts(buttons), self._finishes(buttons))
+
+    def _finishes(self, buttons: list[Cell]) -> bool:
+        """Whether a star on one of these buttons would make a line of five."""
+        return any(self.potential[cell] == LINE - 1 for cell in buttons)
+
+    def _stop_value(self, counts: list[int], finishes: bool) -> float:
+        """`banked` for a board holding buttons of these colour counts (at least one)."""
         earned = 1 + sum(self.weight[c] for c, n in enumerate(counts) if n >= _SET)
         stars = float(earned)
-        if any(self.potential[cell] == LINE - 1 for cell in buttons):
+        if finishes:
             stars += self.w.win
         elif self.race is not None:
             stars += self.race.stop_bonus(earned, self.w.win)
         return stars
 
-    def cell_value(self, buttons: list[Cell], banked: float, counts: list[int], cell: Cell) -> float:
-        """What the round is worth after a button goes on `cell` (buttons already counted)."""
+    def cell_value(
+        self, buttons: list[Cell], banked: float, counts: list[int], cell: Cell, held: bool | None = None
+    ) -> float:
+        """What the round is worth after a button goes on `cell` (buttons already counted; `held`:
+        whether they already finish a line, if known)."""
         if self.race is not None:
             # The race makes a round's worth depend on its total: judge the whole new board.
-            after = [*buttons, cell]
-            return self.banked(after) + self.progress(self.counts(after)) + self.line_value(cell)
+            if held is None:
+                held = self._finishes(buttons)
+            finishes = held or self.potential[cell] == LINE - 1
+            return self._raced(counts, self.colour[cell], finishes) + self.line_value(cell)
         colour = self.colour[cell]
         n = counts[colour] + 1
         value = banked if buttons else 1.0
@@ -212,6 +225,17 @@ class Evaluator:
         if self.potential[cell] == LINE - 1 and not any(self.potential[c] == LINE - 1 for c in buttons):
             value += self.w.win
         return value + self.line_value(cell)
+
+    def _raced(self, counts: list[int], colour: int, finishes: bool) -> float:
+        """Stopping value plus progress once a button of `colour` joins `counts` (memoized: a
+        roll's cells share a handful of colours, and this runs for each cell in every playout)."""
+        key = (*counts, colour, finishes)
+        found = self._after.get(key)
+        if found is None:
+            after = counts.copy()
+            after[colour] += 1
+            found = self._after[key] = self._stop_value(after, finishes) + self.progress(after)
+        return found
 
     def free_cells(self, buttons: list[Cell]) -> list[Cell]:
         """Cells where a button may go with these buttons on the board."""
@@ -225,14 +249,15 @@ class Evaluator:
         """
         counts = self.counts(buttons)
         banked = self.banked(buttons) + self.progress(counts)
+        held = self._finishes(buttons)
         by_row: list[list[float]] = [[] for _ in range(SIZE + 1)]
         for cell in self.free_cells(buttons):
             if depth > 1:
                 after = [*buttons, cell]
                 later = self._deeper(after, depth - 1) + self.line_value(cell)
-                value = max(self.cell_value(buttons, banked, counts, cell), later)
+                value = max(self.cell_value(buttons, banked, counts, cell, held), later)
             else:
-                value = self.cell_value(buttons, banked, counts, cell)
+                value = self.cell_value(buttons, banked, counts, cell, held)
             by_row[cell[0]].append(value)
         miss = _MISS[self.dice]
         total = 0.0
