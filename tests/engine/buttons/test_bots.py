@@ -55,6 +55,24 @@ def test_bust_odds_and_roll_value_match_every_roll_enumerated() -> None:
     assert odds == sorted(odds, reverse=True) and odds[0] > odds[3] > 0
 
 
+def test_race_aware_cell_values_match_the_whole_board_judged_afresh() -> None:
+    # Stars (2,1)..(2,4) make (2,5) finish a line; (1,2) and (3,1) are free cells of its colour.
+    board = PlayerBoard(face=0, buttons=[(4, 3), (5, 5), (6, 2)], stars=[(2, c) for c in range(1, 5)])
+    for race in (Race(score=9, to_beat=10, ends=False), Race(score=3, to_beat=12, ends=True)):
+        evaluator = Evaluator(board, 4, Weights(), race)
+        for buttons in (board.buttons, board.buttons[:1], board.buttons):  # the last pass reads the memo
+            counts = evaluator.counts(buttons)
+            banked = evaluator.banked(buttons) + evaluator.progress(counts)
+            cells = evaluator.free_cells(buttons)
+            assert {(1, 2), (2, 5), (3, 1)} <= set(cells)
+            for cell in cells:
+                after = [*buttons, cell]
+                fresh = evaluator.banked(after) + evaluator.progress(evaluator.counts(after))
+                assert evaluator.cell_value(buttons, banked, counts, cell) == fresh + evaluator.line_value(
+                    cell
+                )
+
+
 def _turn_choice(buttons: list[Cell], seats: int, in_: list[int]) -> object:
     state = new_state(seats)
     only_in(state, in_)
