@@ -109,6 +109,11 @@ class Race:
         return win if after > self.to_beat else 0.0
 
 
+def finishes_line(potential: Mapping[Cell, int], buttons: list[Cell]) -> bool:
+    """Whether a star on one of these buttons would make a line of five (`potential`: `line_potentials`)."""
+    return any(potential[cell] == LINE - 1 for cell in buttons)
+
+
 def _sure_score(board: PlayerBoard) -> int:
     """The score a player is sure of at the end of this round: more than their stars once out.
 
@@ -118,10 +123,8 @@ def _sure_score(board: PlayerBoard) -> int:
     if board.status is not Status.OPTED_OUT:
         return board.score
     score = board.score + _round_total(board)
-    if not board.has_line():
-        potential = line_potentials(frozenset(board.stars))
-        if any(potential[cell] == LINE - 1 for cell in board.buttons):
-            score += LINE_BONUS
+    if not board.has_line() and finishes_line(line_potentials(frozenset(board.stars)), board.buttons):
+        score += LINE_BONUS
     return score
 
 
@@ -188,11 +191,7 @@ class Evaluator:
         """Stars earned by opting out now, plus the game won if a button can finish a line."""
         if not buttons:
             return 0.0
-        return self._stop_value(self.counts(buttons), self._finishes(buttons))
-
-    def _finishes(self, buttons: list[Cell]) -> bool:
-        """Whether a star on one of these buttons would make a line of five."""
-        return any(self.potential[cell] == LINE - 1 for cell in buttons)
+        return self._stop_value(self.counts(buttons), finishes_line(self.potential, buttons))
 
     def _stop_value(self, counts: list[int], finishes: bool) -> float:
         """`banked` for a board holding buttons of these colour counts (at least one)."""
@@ -209,10 +208,10 @@ class Evaluator:
     ) -> float:
         """What the round is worth after a button goes on `cell` (buttons already counted; `held`:
         whether they already finish a line, if known)."""
+        if held is None:
+            held = finishes_line(self.potential, buttons)
         if self.race is not None:
             # The race makes a round's worth depend on its total: judge the whole new board.
-            if held is None:
-                held = self._finishes(buttons)
             finishes = held or self.potential[cell] == LINE - 1
             return self._raced(counts, self.colour[cell], finishes) + self.line_value(cell)
         colour = self.colour[cell]
@@ -222,7 +221,7 @@ class Evaluator:
             value += self.weight[colour]
         elif n < _SET:
             value += self.weight[colour] * (self.w.progress[n] - self.w.progress[n - 1])
-        if self.potential[cell] == LINE - 1 and not any(self.potential[c] == LINE - 1 for c in buttons):
+        if self.potential[cell] == LINE - 1 and not held:
             value += self.w.win
         return value + self.line_value(cell)
 
@@ -249,7 +248,7 @@ class Evaluator:
         """
         counts = self.counts(buttons)
         banked = self.banked(buttons) + self.progress(counts)
-        held = self._finishes(buttons)
+        held = finishes_line(self.potential, buttons)
         by_row: list[list[float]] = [[] for _ in range(SIZE + 1)]
         for cell in self.free_cells(buttons):
             if depth > 1:
@@ -388,7 +387,7 @@ class RolloutBot:
         if STOP not in prompt.options:
             return ROLL
         at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)
-        if any(potential[cell] == LINE - 1 for cell in board.buttons):
+        if finishes_line(potential, board.buttons):
             return STOP  # a star on that button makes a line of five
         # Stopping may end the game this round: in front (stop) or behind a sure score (roll on).
         race = Race.of(view, prompt.seat).stop_bonus(at_stake, 1.0)
