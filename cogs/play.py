@@ -67,6 +67,16 @@ def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
         raise NotYourTurn()
 
 
+def stale_click_answer(table: Table | None, user_id: int) -> str:
+    """The answer to a click on a component no longer live: the game over, a watcher, or an old board."""
+    if table is not None and not table.status.is_open:
+        return GameNotRunning.message
+    # A watcher learns they are not playing, not that the board they never could use moved on.
+    if table is not None and table.seat_of(user_id) is None:
+        return WATCHER
+    return out_of_date(table)
+
+
 def out_of_date(table: Table | None) -> str:
     """The answer to a click on an old board: short, with a link to the current one when known."""
     link = table.board_link() if table is not None and table.status is TableStatus.PLAYING else None
@@ -211,11 +221,9 @@ class Games(commands.Cog):
         ref = ids.parse(str(data.get("custom_id", "")))
         table_id = ref.table if ref is not None else None
         table = await current_table(self.service, table_id, interaction.channel_id)
-        # A watcher learns they are not playing, not that the board they never could use moved on.
-        watching = table is not None and table.seat_of(interaction.user.id) is None
         try:
             await interaction.response.send_message(
-                WATCHER if watching else out_of_date(table), ephemeral=True
+                stale_click_answer(table, interaction.user.id), ephemeral=True
             )
         except (discord.HTTPException, discord.InteractionResponded):
             log.info("could not answer a click on an unknown component")

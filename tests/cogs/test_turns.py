@@ -14,6 +14,8 @@ from cogs.platform.ids import ActRef, GroupRef, UndoRef
 from cogs.platform.layout import ButtonSpec, OptionItem, SelectSpec, main_rows
 from cogs.platform.text import names_of
 from cogs.play import WATCHER
+from tables.errors import GameNotRunning
+from tables.models import TableStatus
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, fresh, pinged, play_greedily, refs, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, open_table, private_answer
@@ -126,6 +128,21 @@ async def test_a_click_on_a_component_an_edit_replaced_is_answered(world: Harnes
     await world.bot.get_cog("Games").on_interaction(unknown)  # type: ignore[union-attr]
     assert unknown.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
     assert (await table_of(world)).version == moved.version
+
+
+async def test_a_click_on_an_old_board_of_an_ended_game_says_the_game_is_over(world: Harness) -> None:
+    table = await start_two_humans(world)
+    mover, _ = mover_and_other(world, table)
+    before = world.board()
+    data = {"custom_id": buttons(before)["Roll the dice"], "component_type": 2}
+    await world.alice.slash(world.thread(), "game abandon")
+    await world.idle()
+    assert (await table_of(world)).status is TableStatus.ABANDONED
+    # Neither the player nor a watcher is sent to a latest board there is no more.
+    for user_id in (mover.id, world.watcher.id):
+        click = RawClick(world.thread().id, fresh(world, before), data, user_id)
+        await world.bot.get_cog("Games").on_interaction(click)  # type: ignore[union-attr]
+        assert click.answers == [GameNotRunning.message]
 
 
 async def test_malformed_custom_ids_get_a_short_answer(world: Harness) -> None:
