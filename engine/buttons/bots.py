@@ -356,15 +356,15 @@ ROLLOUT_PROGRESS = (0.15, 0.35, 1.0)
 """The rollout's value of a button that makes 1, 2 or 3 of a colour (times the colour's stars)."""
 ROLLOUT_LINE = (0.0, 0.02, 0.1, 0.4, 3.0)
 """The rollout's value of a button whose best window of five holds 0 to 4 stars."""
-ROLLOUT_GAIN = 0.5
-"""Stars a successful roll is assumed to add, against the stars a bust loses."""
 
 
 class RolloutBot:
-    """The quick policy for the other seats in the hard bot's playouts: about 10 µs a move, 55 for `normal`.
+    """The quick policy for the other seats in the hard bot's playouts: 10 µs a placement, 55 for normal.
 
-    It places by colour sets and lines, always takes a gold button, and rolls while the bust
-    odds times the stars at stake stay below the assumed gain of a roll.
+    It places by colour sets and lines and always takes a gold button. It rolls or stops as
+    `normal` does: the real opponent's timing sets how long a round lasts, so the gold buttons
+    its rolls bring and the dice its exit takes (hard won 61.0% of seeds 400..799 against normal
+    this way, 57.6% with a quick rule of its own).
     """
 
     def choose(self, view: ButtonsState, prompt: Prompt, rng: Rng) -> Action:
@@ -375,30 +375,20 @@ class RolloutBot:
             return prompt.options[0]
         if kind == "star":
             return best_star(board, prompt.options)
+        if kind == "turn":
+            return _TIMING.choose(view, prompt, rng)
         colour = _COLOUR_AT[board.face]
         counts = colour_counts(colour, board.buttons)
         weight = set_stars(board)
         potential = line_potentials(frozenset(board.stars))
-        if kind == "place":
-            return max(
-                prompt.options,
-                key=lambda a: _rollout_cell(weight, counts, potential, colour, cell_of(a)),
-            )
-        if STOP not in prompt.options:
-            return ROLL
-        at_stake = 1 + sum(weight[c] for c in range(len(_COLOURS)) if counts[c] >= _SET)
-        if finishes_line(potential, board.buttons):
-            return STOP  # a star on that button makes a line of five
-        # Stopping may end the game this round: in front (stop) or behind a sure score (roll on).
-        race = Race.of(view, prompt.seat).stop_bonus(at_stake, 1.0)
-        if race:
-            return STOP if race > 0 else ROLL
-        free = [0] * (SIZE + 1)
-        for row, _ in free_cells(board.buttons, board.stars):
-            free[row] += 1
-        miss = _MISS[min(SIZE, 1 + view.pool)]
-        bust = sum(miss[free[row]] for row in range(1, SIZE + 1)) / SIZE
-        return STOP if bust * at_stake >= (1 - bust) * ROLLOUT_GAIN else ROLL
+        return max(
+            prompt.options,
+            key=lambda a: _rollout_cell(weight, counts, potential, colour, cell_of(a)),
+        )
+
+
+_TIMING = NormalBot()
+"""Whose roll-or-stop judgement the rollout plays."""
 
 
 def _rollout_cell(

@@ -2,13 +2,12 @@
 
 For each option the bot plays the rest of the round many times over with fresh dice (the same
 dice for every option), its own later decisions played by the normal bot and the other seats'
-by the quick `RolloutBot` with normal's roll-or-stop judgement (`Opponents`), and keeps the
-option whose rounds end best on average; the normal bot's own choice wins unless another beats
-it by `FAVOUR`. A round's end is judged by a
-logistic model of the chance of winning from the stars and the windows of five they start
-(`WIN_ODDS`), or by the real result when the game ended there. Playing the opponents' turns is
-what the old expectimax missed: the gold buttons their rolls bring, the dice their exits take,
-and the race to 12.
+by the quick `RolloutBot` (which rolls or stops as normal does), and keeps the option whose
+rounds end best on average; the normal bot's own choice wins unless another beats it by
+`FAVOUR`. A round's end is judged by a logistic model of the chance of winning from the stars
+and the windows of five they start (`WIN_ODDS`), or by the real result when the game ended
+there. Playing the opponents' turns is what the old expectimax missed: the gold buttons their
+rolls bring, the dice their exits take, and the race to 12.
 """
 
 from __future__ import annotations
@@ -87,26 +86,11 @@ def shortlist(view: ButtonsState, prompt: Prompt) -> Sequence[Action]:
     return [guess, *(option for option in prompt.options if option != guess)]
 
 
-class Opponents(RolloutBot):
-    """The other seats in a playout: the quick rollout, stopping or rolling on as the normal bot does.
-
-    The real opponent's timing decides how long a round lasts: the gold buttons its rolls bring
-    and the dice its exit takes. With this, hard beats normal in 61.0% of seeds 400..799, against
-    57.6% with the rollout's own rule (placements stay the rollout's: normal's cost 5 times more).
-    """
-
-    def choose(self, view: ButtonsState, prompt: Prompt, rng: Rng) -> Action:
-        """Normal's choice to roll or stop, the rollout's for the rest."""
-        if prompt.kind == "turn":
-            return _GUIDE.choose(view, prompt, rng)
-        return super().choose(view, prompt, rng)
-
-
 def hard_bot(rules: Rules[ButtonsState]) -> MonteCarloBot[ButtonsState]:
     """The `hard` level, searching with `rules`' playouts."""
     return MonteCarloBot(
         rules,
-        Opponents(),
+        RolloutBot(),
         shortlist=shortlist,
         evaluate=win_chance,
         seen=lambda state, seat: state,
