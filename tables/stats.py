@@ -124,6 +124,11 @@ async def games_played(store: Store, guild_id: int, user_id: int) -> dict[str, i
     return await store.read(results.games_played, guild_id, user_id)
 
 
+async def rating_moves(store: Store, table_id: int) -> dict[int, tuple[float, float]]:
+    """How a finished game moved its people's ratings: (mu before, mu after) by seat."""
+    return await store.read(ratings.table_moves, table_id)
+
+
 async def leaderboard(
     store: Store, guild_id: int, game: str, page: int, per_page: int
 ) -> tuple[list[tuple[int, Rating]], int]:

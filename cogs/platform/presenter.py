@@ -19,7 +19,8 @@ from cogs.platform.layout import Row, main_rows
 from cogs.platform.notify import Notifier
 from cogs.platform.views import build_view
 from engine.core import Prompt
-from tables.errors import NoSuchTable, TableError
+from tables import stats
+from tables.errors import NoSuchTable, StoreUnavailable, TableError
 from tables.models import Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
 from tables.service import TableService
 
@@ -592,7 +593,12 @@ class Presenter:
     ) -> None:
         ui = get_ui(table.game)
         outcome = table.outcome
-        lines = [text.final_text(ui, table, outcome)] if outcome is not None else []
+        lines = []
+        if outcome is not None:
+            lines.append(text.final_text(ui, table, outcome))
+            rated = text.rating_line(table.seats, await self._rating_moves(table.id))
+            if rated is not None:
+                lines.append(rated)
         revealed = text.seed_line(table)
         if revealed is not None:
             lines.append(revealed)
@@ -609,6 +615,15 @@ class Presenter:
         posted = await self._send_board(table, thread, kwargs)
         await self._strip_retired(posted, thread, interaction)
         await self._refresh_lobby(posted)
+
+    async def _rating_moves(self, table_id: int) -> dict[int, tuple[float, float]]:
+        """How a finished game moved its people's ratings; none when the database cannot say now."""
+        try:
+            return await stats.rating_moves(self.service.store, table_id)
+        except StoreUnavailable:
+            # The scores matter more than the rating line: post them without it.
+            log.warning("table %s: rating changes unreadable, final message posted without them", table_id)
+            return {}
 
     async def _close_board(self, table: Table, interaction: discord.Interaction[Any] | None) -> None:
         if table.id in self._closed:

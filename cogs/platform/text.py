@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
@@ -143,6 +143,18 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
         verb = "wins" if len(winners) == 1 else "share the win"
         lines.append(f"🎉 {' and '.join(winners)} {verb}!")
     return clip_content("\n".join(lines))
+
+
+def rating_line(seats: Sequence[SeatInfo], moves: Mapping[int, tuple[float, float]]) -> str | None:
+    """How the game moved each person's rating (`moves`: mu before and after, by seat), if it did."""
+    if not moves:
+        return None
+    parts = []
+    for seat, (before, after) in sorted(moves.items()):
+        change = round(after, 1) - round(before, 1)
+        sign = "+" if change > 0 else "−" if change < 0 else "±"
+        parts.append(f"**{seat_name(seats[seat])}** {after:.1f} ({sign}{abs(change):.1f})")
+    return "📈 Rating: " + " · ".join(parts)
 
 
 def commitment_line(table: Table) -> str | None:

@@ -71,6 +71,7 @@ async def test_the_game_opens_with_a_commitment_and_its_last_message_reveals_the
     final = world.board()
     assert final.id == table.board_message_id and "final scores" in final.content
     assert f"The seed was `{table.seed}`" in final.content
+    assert "📈" not in final.content, "a solo game moves no rating"
 
 
 async def test_the_record_of_a_finished_game_verifies_and_any_change_fails(world: Harness) -> None:

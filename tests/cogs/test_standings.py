@@ -10,8 +10,10 @@ from PIL import Image
 
 from cogs import standings
 from cogs.platform.ids import LeaderboardRef
-from tables import ratings
-from tables.models import TableStatus
+from cogs.platform.text import rating_line
+from tables import ratings, stats
+from tables.errors import StoreUnavailable
+from tables.models import SeatInfo, TableStatus
 from tables.results import ResultRow, insert_rows
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import add_bot, buttons, play_greedily, table_of
@@ -169,3 +171,43 @@ async def test_a_game_against_a_bot_played_to_the_end_rates_the_human(world: Har
     assert board is not None
     lines = (board.embeds[0].description or "").splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"**1.** <@{world.alice.id}>"), "the bot is not listed"
+    # The final message says how far the game moved alice's rating, and where it stands now.
+    moves = await world.bot.tables.store.read(ratings.table_moves, final.id)
+    before, after = moves[0]
+    assert list(moves) == [0] and before == ratings.NEW.mu and round(after, 1) == field_mu(embed)
+    change = round(after, 1) - round(before, 1)
+    if final.outcome.ranks == (1, 2):
+        assert change > 0, "a win against a bot rated like a newcomer raises the rating"
+    elif final.outcome.ranks == (2, 1):
+        assert change < 0
+    sign = "+" if change > 0 else "−" if change < 0 else "±"
+    assert f"📈 Rating: **alice** {after:.1f} ({sign}{abs(change):.1f})" in world.board().content
+
+
+def field_mu(embed: Any) -> float:
+    """The mu /stats shows in its Rating field (in bold, to one decimal)."""
+    return float(field(embed, "Rating").split("**")[1])
+
+
+async def test_the_final_scores_go_out_without_the_rating_line_when_the_database_cannot_say(
+    world: Harness, monkeypatch: Any
+) -> None:
+    async def unavailable(*_: Any) -> None:
+        raise StoreUnavailable()
+
+    monkeypatch.setattr(stats, "rating_moves", unavailable)
+    lobby = await open_table(world, golden=False)
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    assert (await table_of(world)).status is TableStatus.FINISHED
+    final = world.board().content
+    assert "final scores" in final and "📈" not in final
+
+
+def test_the_rating_line_gives_each_person_their_new_rating_and_its_change() -> None:
+    seats = [SeatInfo(1, None, "ann"), SeatInfo(None, "normal", "Bot"), SeatInfo(3, None, "b*o*b")]
+    moves = {0: (25.0, 27.13), 2: (25.0, 22.96)}
+    assert rating_line(seats, moves) == r"📈 Rating: **ann** 27.1 (+2.1) · **b\*o\*b** 23.0 (−2.0)"
+    assert rating_line(seats, {0: (25.04, 24.96)}) == "📈 Rating: **ann** 25.0 (±0.0)"
+    assert rating_line(seats, {}) is None, "no line for a game that moved no rating"

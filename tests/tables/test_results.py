@@ -284,3 +284,25 @@ async def test_finished_games_lists_a_servers_games_newest_first(
     assert [r.user_id for r in listed[0].seats] == [BOB, None] and listed[0].channel_id == CHANNEL
     assert [g.table_id for g in await finished_games(service.store, GUILD, limit=1, offset=1)] == [first.id]
     assert await finished_games(service.store, GUILD + 1, limit=10) == []
+
+
+async def mu_of(service: TableService, user_id: int) -> float:
+    """A rated person's mu in the race."""
+    found = await rating(service, user_id)
+    assert found is not None
+    return found.mu
+
+
+async def test_a_games_rating_moves_run_from_the_last_rating_to_the_new_one(service: TableService) -> None:
+    first = await play_out(service, (await open_table(service, (HOST, BOB))).id)
+    host, bob = await mu_of(service, HOST), await mu_of(service, BOB)
+    assert await service.store.read(ratings.table_moves, first.id) == {0: (NEW.mu, host), 1: (NEW.mu, bob)}
+    assert host != NEW.mu != bob, "a two-player game moves both ratings"
+    # Later games start where the last ended; a bot's seat has no move, a solo game none at all.
+    second = await play_out(service, (await open_table(service, (BOB, HOST), ("normal",))).id)
+    assert await service.store.read(ratings.table_moves, second.id) == {
+        0: (bob, await mu_of(service, BOB)),
+        1: (host, await mu_of(service, HOST)),
+    }
+    solo = await play_out(service, (await open_table(service, (CAROL,))).id)
+    assert await service.store.read(ratings.table_moves, solo.id) == {}
