@@ -185,22 +185,22 @@ def history(db: sqlite3.Connection, guild_id: int, game: str, user_id: int) -> l
 def table_moves(db: sqlite3.Connection, table_id: int) -> dict[int, tuple[float, float]]:
     """How one finished game moved its people's ratings: (mu before, mu after) by seat, none if unrated.
 
-    "Before" is the player's rating after their previous rated game in the same game and server
-    (games in the order their results were written, as `history` has them), or a newcomer's.
+    "Before" is the rating the person's `history` holds just ahead of this game, or a newcomer's.
     """
     with closing(
         db.execute(
-            "SELECT h.seat, h.mu, (SELECT p.mu FROM rating_history p "
-            "WHERE p.guild_id = h.guild_id AND p.game = h.game AND p.user_id = h.user_id "
-            "AND (SELECT MIN(id) FROM results r WHERE r.table_id = p.table_id) < "
-            "(SELECT MIN(id) FROM results r WHERE r.table_id = h.table_id) "
-            "ORDER BY (SELECT MIN(id) FROM results r WHERE r.table_id = p.table_id) DESC LIMIT 1) "
-            "FROM rating_history h WHERE h.table_id = ? ORDER BY h.seat",
+            "SELECT seat, guild_id, game, user_id FROM rating_history WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
     ) as cur:
-        rows = cur.fetchall()
-    return {int(r[0]): (NEW.mu if r[2] is None else float(r[2]), float(r[1])) for r in rows}
+        seats = cur.fetchall()
+    moves = {}
+    for seat, guild_id, game, user_id in seats:
+        past = history(db, guild_id, game, user_id)
+        at = next(i for i, change in enumerate(past) if change.table_id == table_id)
+        before = past[at - 1].rating.mu if at else NEW.mu
+        moves[int(seat)] = (before, past[at].rating.mu)
+    return moves
 
 
 def leaderboard(
