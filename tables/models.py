@@ -202,6 +202,12 @@ class Table:
         return self.seats[seat].is_bot
 
     @property
+    def may_move_unasked(self) -> bool:
+        """Whether an open decision may be played with nobody clicking: a bot's, or an optional one
+        that a person's standing answer may settle (whether it does is read from their settings)."""
+        return any(self.is_bot(p.seat) or (p.optional and p.default is not None) for p in self.prompts)
+
+    @property
     def prompts(self) -> tuple[Prompt, ...]:
         """The decisions open now (none in the lobby or once over)."""
         if self.state is None or self.status is not TableStatus.PLAYING:

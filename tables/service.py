@@ -163,7 +163,7 @@ class TableService:
     # -- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume: schedule bots of games waiting on one, and start the clock loop (if clock_loop).
+        """Resume: schedule the bots and standing answers games wait on; start the clock loop (if any).
 
         Only those games are loaded now; every other one is loaded on its first use (a click,
         a command, a clock, the board keeper), so start-up takes the same time however many

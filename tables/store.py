@@ -265,6 +265,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, user_id)
     );
     """,
+    # 10: `bot_to_move` also marks games waiting on an optional decision that a standing answer
+    # may settle; rows saved before say only "a bot", so start-up looks at every game in play once.
+    """
+    UPDATE tables SET bot_to_move = 1 WHERE status = 'playing';
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 
@@ -693,7 +698,7 @@ class Store:
                 _dumps(new.timing.to_json()),
                 new.revision,
                 *_board_columns(new),
-                int(any(new.is_bot(prompt.seat) for prompt in new.prompts)),
+                int(new.may_move_unasked),
                 old.id,
                 old.version,
                 old.revision,
@@ -827,7 +832,7 @@ class Store:
         return [int(row[0]) for row in rows]
 
     async def bot_to_move(self) -> list[int]:
-        """Ids of the games in play where a bot must move (as of their last save)."""
+        """Ids of the games in play where a bot or a standing answer may move (as of their last save)."""
         rows = await self._read(
             _fetch_all, "SELECT id FROM tables WHERE bot_to_move = 1 AND status = 'playing' ORDER BY id", ()
         )

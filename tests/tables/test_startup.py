@@ -1,13 +1,19 @@
-"""Start-up loads only the games waiting on a bot; every other game is loaded on its first use."""
+"""Start-up loads only the games waiting on a bot or a standing answer; every other one on its first use."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from engine.core import Action
-from tables import Store, TableService, UpdateKind
+from tables import Store, Table, TableService, UpdateKind
 from tables.models import HOUR, NoticeKind
-from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
+from tables.players import StandingAnswer
+from tables.store import SCHEMA_VERSION
+from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
@@ -82,6 +88,48 @@ async def test_a_game_whose_bot_must_move_is_resumed_when_first_used(db_path: Pa
         assert (await second.get(table.id)).to_move == (0,), "the bot moved once the game was loaded"
     finally:
         await second.close()
+
+
+@pytest.mark.parametrize("saved_by", ["this version", "a version before the mark covered standing answers"])
+async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
+    db_path: Path, clock: FakeClock, saved_by: str
+) -> None:
+    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+    await first.start()
+    await first.players.update(BOB, standing=StandingAnswer.DECLINE)
+    table = await first.create("buttons", GUILD, CHANNEL, HOST, "Host")
+    await first.join(table.id, BOB, "Bob")
+    table = (await first.start_game(table.id, HOST)).table
+    table = await _until_only_bobs_gold_die_is_open(first, table)
+    waiting = table.version
+    await first.close()  # the standing answer was still waiting out its pause
+    if saved_by != "this version":
+        with closing(sqlite3.connect(db_path)) as raw, raw:
+            raw.execute("UPDATE tables SET bot_to_move = 0")
+            raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+
+    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        await second.start()
+        await second.idle()
+        rows = await second.store.actions(table.id)
+        answered = [r for r in rows if r.version == waiting]
+        assert [(r.seat, r.action.kind, r.source) for r in answered] == [(1, "decline", "standing")]
+    finally:
+        await second.close()
+
+
+async def _until_only_bobs_gold_die_is_open(service: TableService, table: Table) -> Table:
+    """Play both seats plainly (Bob's gold dice left to his standing answer) until only one is open."""
+    for _ in range(500):
+        prompts = table.prompts
+        if [(p.seat, p.kind) for p in prompts] == [(1, "gold")]:
+            return table
+        prompt = next(p for p in prompts if p.kind != "gold" or p.seat == 0)
+        choice = Action("roll") if prompt.kind == "turn" else prompt.options[0]
+        user = HOST if prompt.seat == 0 else BOB
+        table = (await service.act(table.id, user, table.version, choice)).table
+    raise AssertionError("Bob was never offered a gold die alone")
 
 
 async def _nothing() -> list[int]:
