@@ -201,11 +201,15 @@ class Table:
         """Whether a bot plays `seat` now."""
         return self.seats[seat].is_bot
 
+    def standing_may_answer(self, prompt: Prompt) -> bool:
+        """Whether `prompt` is a person's optional decision that a standing answer may settle
+        (whether one does is read from their settings, tables.waits)."""
+        return prompt.optional and prompt.default is not None and not self.is_bot(prompt.seat)
+
     @property
     def may_move_unasked(self) -> bool:
-        """Whether an open decision may be played with nobody clicking: a bot's, or an optional one
-        that a person's standing answer may settle (whether it does is read from their settings)."""
-        return any(self.is_bot(p.seat) or (p.optional and p.default is not None) for p in self.prompts)
+        """Whether an open decision may be played with nobody clicking: a bot's, or a standing answer's."""
+        return any(self.is_bot(p.seat) or self.standing_may_answer(p) for p in self.prompts)
 
     @property
     def prompts(self) -> tuple[Prompt, ...]:

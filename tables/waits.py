@@ -80,7 +80,7 @@ def optional_deadlines(table: Table, planned: Sequence[Deadline], now: float) ->
 
 def answers_itself(table: Table, prompt: Prompt, players: Players) -> bool:
     """Whether a human's optional decision is settled by their standing answer instead of asking them."""
-    if not prompt.optional or prompt.default is None or table.is_bot(prompt.seat):
+    if not table.standing_may_answer(prompt):
         return False
     return players.standing_answer(table.id, table.seats[prompt.seat].user_id) is not StandingAnswer.ASK
 
