@@ -174,12 +174,24 @@ class TableService:
         for table_id in await self.store.bot_to_move():
             async with self._lock(table_id):
                 try:
-                    self._kick_bots(await self._load(table_id))
+                    table = await self._load(table_id)
                 except TableError as exc:
                     # One unreadable table must not stop the start-up.
                     log.error("table %d skipped: %s", table_id, exc)
+                    continue
+                self._kick_bots(table)
+                if not table.may_move_unasked:
+                    await self._unmark(table)
         if self.clock_loop and self._clock_task is None:
             self._clock_task = asyncio.create_task(self._clock_loop(), name="tables-clock")
+
+    async def _unmark(self, table: Table) -> None:
+        """Drop a start-up mark the game does not need (migration 10 set it on every game in play)."""
+        try:
+            await self.store.unmark_bot_to_move(table)
+        except StoreUnavailable as exc:
+            # Harmless: the game is only loaded again at the next start-up.
+            log.warning("table %d: start-up mark kept (%s)", table.id, exc)
 
     async def close(self) -> None:
         """Stop the clock loop and the bot tasks, deliver pending updates, close the store."""

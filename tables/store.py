@@ -824,6 +824,17 @@ class Store:
 
         await self._write(unit, one_statement=True)
 
+    async def unmark_bot_to_move(self, table: Table) -> None:
+        """Clear the start-up mark of a game that, as saved, waits on nobody but people."""
+        row = (table.id, table.version, table.revision)
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE tables SET bot_to_move = 0 WHERE id = ? AND version = ? AND revision = ?", row
+            )
+
+        await self._write(unit, one_statement=True)
+
     # -- reads ---------------------------------------------------------------
 
     async def boards_behind(self) -> list[int]:

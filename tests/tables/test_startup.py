@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import Action
-from tables import Store, Table, TableService, UpdateKind
+from tables import Store, StoreUnavailable, Table, TableService, UpdateKind
 from tables.models import HOUR, NoticeKind
 from tables.players import StandingAnswer
 from tables.store import SCHEMA_VERSION
@@ -117,6 +117,64 @@ async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
         assert [(r.seat, r.action.kind, r.source) for r in answered] == [(1, "decline", "standing")]
     finally:
         await second.close()
+
+
+async def test_a_game_marked_by_the_upgrade_that_waits_on_a_person_is_loaded_at_one_start_up_only(
+    db_path: Path, clock: FakeClock
+) -> None:
+    first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    table = await started(first)
+    await first.close()
+    with closing(sqlite3.connect(db_path)) as raw, raw:
+        # What migration 10 does to every game in play: it cannot tell which ones wait on a person.
+        raw.execute("UPDATE tables SET bot_to_move = 1")
+
+    for start_up, expected in enumerate(({table.id}, set(), set())):
+        service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+        try:
+            await service.start()
+            assert loaded(service) == expected, f"start-up {start_up + 1}"
+        finally:
+            await service.close()
+    again = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        assert (await again.act(table.id, HOST, 0, STRIDE2)).table.version == 1
+    finally:
+        await again.close()
+
+
+async def test_a_database_fault_on_dropping_the_mark_leaves_the_start_up_whole(
+    db_path: Path, clock: FakeClock
+) -> None:
+    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+    humans = await started(first)
+    with_bot = await started(first, bob=False, bots=1)
+    await first.act(with_bot.id, HOST, 0, STRIDE2)
+    await first.act(with_bot.id, HOST, 1, ROLL)
+    await first.close()  # the bot was still waiting out its pause
+    with closing(sqlite3.connect(db_path)) as raw, raw:
+        raw.execute("UPDATE tables SET bot_to_move = 1")
+
+    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second.store.unmark_bot_to_move = _fails  # type: ignore[method-assign]
+    try:
+        await second.start()
+        await second.idle()
+        assert loaded(second) == {humans.id, with_bot.id}
+        assert (await second.get(with_bot.id)).to_move == (0,), "the bot moved"
+    finally:
+        await second.close()
+    third = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        await third.start()
+        # The bot's move saved its game unmarked; the other game keeps its mark a start-up more.
+        assert loaded(third) == {humans.id}
+    finally:
+        await third.close()
+
+
+async def _fails(table: Table) -> None:
+    raise StoreUnavailable("disk I/O error")
 
 
 async def _until_only_bobs_gold_die_is_open(service: TableService, table: Table) -> Table:
