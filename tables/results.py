@@ -63,18 +63,6 @@ class ResultRow:
         return self.rank == 1 and self.players >= 2 and not self.forfeited
 
 
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    """A finished game of a server, with where it was played and every seat's result."""
-
-    table_id: int
-    game: str
-    channel_id: int
-    thread_id: int | None
-    ended_at: float
-    seats: tuple[ResultRow, ...]
-
-
 MoveCounter = Callable[[sqlite3.Connection, int], int]
 """How many moves a stored game has (not taken back), from its log as the store keeps it."""
 
@@ -183,28 +171,6 @@ def games_played(db: sqlite3.Connection, guild_id: int, user_id: int) -> dict[st
         )
     ) as cur:
         return {str(row[0]): int(row[1]) for row in cur.fetchall()}
-
-
-def finished_games(
-    db: sqlite3.Connection, guild_id: int, *, limit: int, offset: int = 0, game: str | None = None
-) -> list[FinishedGame]:
-    """A server's finished games, newest first, with their threads and results (for /game history)."""
-    where = "t.guild_id = ? AND t.status = 'finished'" + (" AND t.game = ?" if game is not None else "")
-    params: tuple[Any, ...] = (guild_id,) + ((game,) if game is not None else ())
-    with closing(
-        db.execute(
-            f"SELECT t.id, t.game, t.channel_id, t.thread_id, MAX(r.ended_at) FROM tables t "
-            f"JOIN results r ON r.table_id = t.id WHERE {where} GROUP BY t.id "
-            f"ORDER BY MAX(r.ended_at) DESC, t.id DESC LIMIT ? OFFSET ?",
-            (*params, limit, offset),
-        )
-    ) as cur:
-        heads = cur.fetchall()
-    games = []
-    for head in heads:
-        seats = game_results(db, int(head[0]))
-        games.append(FinishedGame(int(head[0]), str(head[1]), int(head[2]), head[3], float(head[4]), seats))
-    return games
 
 
 def all_results(db: sqlite3.Connection) -> tuple[ResultRow, ...]:

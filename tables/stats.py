@@ -139,14 +139,3 @@ async def leaderboard(
         return rows, ratings.rated_count(db, guild_id, game)
 
     return await store.read(read)
-
-
-async def finished_games(
-    store: Store, guild_id: int, *, limit: int, offset: int = 0, game: str | None = None
-) -> list[results.FinishedGame]:
-    """A server's finished games, newest first, with their threads and every seat's result."""
-
-    def read(db: sqlite3.Connection) -> list[results.FinishedGame]:
-        return results.finished_games(db, guild_id, limit=limit, offset=offset, game=game)
-
-    return await store.read(read)

@@ -270,22 +270,6 @@ def _fields(row: ResultRow) -> dict[str, Any]:
     return {name: getattr(row, name) for name in row.__slots__}  # type: ignore[attr-defined]
 
 
-async def test_finished_games_lists_a_servers_games_newest_first(
-    service: TableService, clock: FakeClock
-) -> None:
-    from tables.stats import finished_games
-
-    first = await play_out(service, (await open_table(service, (HOST, BOB))).id, clock)
-    abandoned = await open_table(service, (HOST, BOB))
-    await service.abandon(abandoned.id, HOST)
-    second = await play_out(service, (await open_table(service, (BOB,), ("normal",))).id, clock)
-    listed = await finished_games(service.store, GUILD, limit=10)
-    assert [g.table_id for g in listed] == [second.id, first.id]
-    assert [r.user_id for r in listed[0].seats] == [BOB, None] and listed[0].channel_id == CHANNEL
-    assert [g.table_id for g in await finished_games(service.store, GUILD, limit=1, offset=1)] == [first.id]
-    assert await finished_games(service.store, GUILD + 1, limit=10) == []
-
-
 async def mu_of(service: TableService, user_id: int) -> float:
     """A rated person's mu in the race."""
     found = await rating(service, user_id)
