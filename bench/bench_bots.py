@@ -5,9 +5,10 @@ Run by hand (not a test), for example:
     .venv/bin/python bench/bench_bots.py --game buttons --games 100 --budget 600
     .venv/bin/python bench/bench_bots.py --game troyes --games 400 --budget 1200
 
-2-player pairs: hard v normal, normal v easy, easy v random, each over seeds 0..games-1 with
-the seats swapped on odd seeds. Diced Tomatoes and Troyes also play 3- and 4-player tables of one hard
-bot (its seat turning with the seed) against normal bots. Every bot move is timed, by level, in
+2-player pairs: hard v normal, normal v easy, easy v random, each over seeds 0..games-1 (from
+`--first-seed` on, to check a figure on fresh seeds) with the seats swapped on odd seeds.
+Diced Tomatoes and Troyes also play 3- and 4-player tables of one hard bot (its seat turning
+with the seed) against normal bots. Every bot move is timed, by level, in
 wall time and in CPU time (the CPU figures are what a move costs on an idle machine; the wall
 figures grow with the load of whatever else runs).
 `--budget` bounds the wall time: games not started by then are left out and the counts say so.
@@ -81,8 +82,10 @@ def play(job: Job) -> Result:
     return Result(job, share, dict(times), dict(cpu))
 
 
-def jobs(games: Sequence[str], count: int, only: str = "") -> Iterator[Job]:
-    """Every game of the run, interleaved so a cut-off run still samples every match-up."""
+def jobs(games: Sequence[str], count: int, only: str = "", first: int = 0) -> Iterator[Job]:
+    """Every game of the run (seeds first..first+count-1), interleaved so a cut-off run still
+    samples every match-up."""
+    seeds = range(first, first + count)
     plans: list[list[Job]] = []
     for game in games:
         for strong, weak in PAIRS:
@@ -90,13 +93,13 @@ def jobs(games: Sequence[str], count: int, only: str = "") -> Iterator[Job]:
             plans.append(
                 [
                     Job(game, (strong, weak) if seed % 2 == 0 else (weak, strong), seed, label, seed % 2)
-                    for seed in range(count)
+                    for seed in seeds
                 ]
             )
         for seats in TABLES.get(game, ()):
             label = f"{game} {seats}p hard v {seats - 1} normal"
             plan = []
-            for seed in range(count):
+            for seed in seeds:
                 hero = seed % seats
                 policies = tuple("hard" if seat == hero else "normal" for seat in range(seats))
                 plan.append(Job(game, policies, seed, label, hero))
@@ -112,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=(*ALL_GAMES, "all"), default="all")
     parser.add_argument("--games", type=int, default=400, help="seeds per match-up")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first seed played")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--budget", type=float, default=3600.0, help="wall-clock seconds at most")
     parser.add_argument(
@@ -126,7 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.monotonic()
     cut = False
     with multiprocessing.Pool(args.jobs) as pool:
-        for result in pool.imap_unordered(play, jobs(games, args.games, args.only), chunksize=1):
+        planned = jobs(games, args.games, args.only, args.first_seed)
+        for result in pool.imap_unordered(play, planned, chunksize=1):
             shares[result.job.label].append(result.share)
             for level, spent in result.times.items():
                 times[(result.job.game, level)].extend(spent)
@@ -139,20 +144,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     wall = time.monotonic() - start
 
     print(
-        f"Bot levels, {args.games} seeds per match-up asked, {wall:.0f} s wall"
+        f"Bot levels, {args.games} seeds per match-up asked (from seed {args.first_seed}), {wall:.0f} s wall"
         + (" (cut by --budget)" if cut else "")
     )
-    print(f"\n{'match-up':42} {'games':>5} {'stronger wins':>13}  goal")
+    print(f"\n{'match-up':42} {'games':>5} {'stronger wins':>13} {'± s.e.':>7}  goal")
     for label in sorted(shares):
         got = shares[label]
         rate = sum(got) / len(got)
+        spread = (sum((x - rate) ** 2 for x in got) / max(1, len(got) - 1) / len(got)) ** 0.5
         goal = GOALS.get(label.split(" ", 2)[2])
         if goal is None:
             seats = int(label.split(" ")[1].rstrip("p"))
             mark = f"fair share {1 / seats:.0%}"
         else:
             mark = f">= {goal:.0%} {'met' if rate >= goal else 'NOT met'}"
-        print(f"{label:42} {len(got):5d} {rate:12.1%}   {mark}")
+        print(f"{label:42} {len(got):5d} {rate:12.1%} {spread:7.1%}   {mark}")
     print(
         f"\n{'time per move':22} {'moves':>7} {'p50':>9} {'p95':>9} {'max':>9} {'CPU p50':>9} {'CPU p95':>9}"
     )
