@@ -24,6 +24,22 @@ def loaded(service: TableService) -> set[int]:
     return set(service._cache)
 
 
+def mark_every_game(db_path: Path) -> None:
+    """What migration 10 does to every game in play: it cannot tell which ones wait on a person."""
+    with closing(sqlite3.connect(db_path)) as raw, raw:
+        raw.execute("UPDATE tables SET bot_to_move = 1")
+
+
+async def loaded_at_start_up(db_path: Path, clock: FakeClock) -> set[int]:
+    """The ids of the tables a service starting on this database loads."""
+    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        await service.start()
+        return loaded(service)
+    finally:
+        await service.close()
+
+
 async def test_start_up_loads_only_the_games_a_bot_must_move_in(db_path: Path, clock: FakeClock) -> None:
     first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
     humans = await started(first)
@@ -125,17 +141,9 @@ async def test_a_game_marked_by_the_upgrade_that_waits_on_a_person_is_loaded_at_
     first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     table = await started(first)
     await first.close()
-    with closing(sqlite3.connect(db_path)) as raw, raw:
-        # What migration 10 does to every game in play: it cannot tell which ones wait on a person.
-        raw.execute("UPDATE tables SET bot_to_move = 1")
+    mark_every_game(db_path)
 
-    for start_up, expected in enumerate(({table.id}, set(), set())):
-        service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
-        try:
-            await service.start()
-            assert loaded(service) == expected, f"start-up {start_up + 1}"
-        finally:
-            await service.close()
+    assert [await loaded_at_start_up(db_path, clock) for _ in range(3)] == [{table.id}, set(), set()]
     again = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     try:
         assert (await again.act(table.id, HOST, 0, STRIDE2)).table.version == 1
@@ -152,8 +160,7 @@ async def test_a_database_fault_on_dropping_the_mark_leaves_the_start_up_whole(
     await first.act(with_bot.id, HOST, 0, STRIDE2)
     await first.act(with_bot.id, HOST, 1, ROLL)
     await first.close()  # the bot was still waiting out its pause
-    with closing(sqlite3.connect(db_path)) as raw, raw:
-        raw.execute("UPDATE tables SET bot_to_move = 1")
+    mark_every_game(db_path)
 
     second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     second.store.unmark_bot_to_move = _fails  # type: ignore[method-assign]
@@ -164,13 +171,8 @@ async def test_a_database_fault_on_dropping_the_mark_leaves_the_start_up_whole(
         assert (await second.get(with_bot.id)).to_move == (0,), "the bot moved"
     finally:
         await second.close()
-    third = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
-    try:
-        await third.start()
-        # The bot's move saved its game unmarked; the other game keeps its mark a start-up more.
-        assert loaded(third) == {humans.id}
-    finally:
-        await third.close()
+    # The bot's move saved its game unmarked; the other game keeps its mark a start-up more.
+    assert await loaded_at_start_up(db_path, clock) == {humans.id}
 
 
 async def _fails(table: Table) -> None:
