@@ -8,9 +8,9 @@ Run by hand (not a test), for example:
 2-player pairs: hard v normal, normal v easy, easy v random, each over seeds 0..games-1 (from
 `--first-seed` on, to check a figure on fresh seeds) with the seats swapped on odd seeds.
 Diced Tomatoes and Troyes also play 3- and 4-player tables of one hard bot (its seat turning
-with the seed) against normal bots. Every bot move is timed, by level, in
-wall time and in CPU time (the CPU figures are what a move costs on an idle machine; the wall
-figures grow with the load of whatever else runs).
+with the seed) against normal bots. Every bot move is timed, by level, in wall time and in CPU
+time (the CPU figures are what a move costs on an idle machine; the wall figures grow with the
+load of whatever else runs). Each win rate comes with its standard error.
 `--budget` bounds the wall time: games not started by then are left out and the counts say so.
 """
 
