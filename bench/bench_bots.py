@@ -17,7 +17,9 @@ load of whatever else runs). Each win rate comes with its standard error.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -151,14 +153,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label in sorted(shares):
         got = shares[label]
         rate = sum(got) / len(got)
-        spread = (sum((x - rate) ** 2 for x in got) / max(1, len(got) - 1) / len(got)) ** 0.5
+        error = statistics.stdev(got) / math.sqrt(len(got)) if len(got) > 1 else 0.0
         goal = GOALS.get(label.split(" ", 2)[2])
         if goal is None:
             seats = int(label.split(" ")[1].rstrip("p"))
             mark = f"fair share {1 / seats:.0%}"
         else:
             mark = f">= {goal:.0%} {'met' if rate >= goal else 'NOT met'}"
-        print(f"{label:42} {len(got):5d} {rate:12.1%} {spread:7.1%}   {mark}")
+        print(f"{label:42} {len(got):5d} {rate:12.1%} {error:7.1%}   {mark}")
     print(
         f"\n{'time per move':22} {'moves':>7} {'p50':>9} {'p95':>9} {'max':>9} {'CPU p50':>9} {'CPU p95':>9}"
     )
