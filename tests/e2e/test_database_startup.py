@@ -201,6 +201,9 @@ async def test_a_second_process_on_the_same_database_is_refused(
     first = bot_process()
     await first.start()
     await first.wait_output("ready as")
+    # Every process writes to one log file: wait for the first's last start-up line too, so the
+    # second's share of the log holds only the second's own lines.
+    await first.wait_output("table service started")
     assert first.proc is not None
     second = bot_process()
     mark = len(second.output())
