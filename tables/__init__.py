@@ -8,8 +8,9 @@ Public API (stable; grown only compatibly):
     service = TableService(store, bot_delay=1.5)      # clock=time.time by default
     # retry_base=1.0, retry_cap=30.0: a failed bot move is retried after a capped backoff for
     # as long as the game is in play. Harnesses: clock_loop=False (clocks fire only through
-    # run_due) and idle_wait (wraps the waits of long-lived helpers such as the board keeper,
-    # e.g. simcord's Env.external_wait); both may also be set as attributes before start().
+    # run_due), idle_wait (wraps the waits of long-lived helpers such as the board keeper,
+    # e.g. simcord's Env.external_wait) and new_seed (each started game's seed; 63 random
+    # bits by default); all may also be set as attributes before start().
     service.subscribe(on_change)                      # async (Update | Notice) -> None
     await service.start()                             # resume bots, start the clock loop
     ...

@@ -107,12 +107,18 @@ _PRIORITY = {
 }
 
 
+def random_seed() -> int:
+    """A game's seed: 63 bits, unguessable, so no player can foresee the dice."""
+    return secrets.randbits(63)
+
+
 class TableService:
     """Everything the cogs do to tables; one lock per table, the database as the truth.
 
-    Two settings serve test harnesses; set them (as keywords or attributes) before start():
-    `clock_loop=False` leaves the clocks to explicit run_due calls, and `idle_wait` wraps
-    the waits of long-lived helpers for their next turn (the board keeper's periodic sweep).
+    Three settings serve test harnesses; set them (as keywords or attributes) before start():
+    `clock_loop=False` leaves the clocks to explicit run_due calls, `idle_wait` wraps the
+    waits of long-lived helpers for their next turn (the board keeper's periodic sweep), and
+    `new_seed` gives each started game its seed (reproducible games).
 
     Bots never give up while their game is in play: a failed move is retried after
     `retry_base` seconds, doubling up to `retry_cap`. Each table's updates are delivered to
@@ -131,6 +137,7 @@ class TableService:
         retry_cap: float = 30.0,
         clock_loop: bool = True,
         idle_wait: IdleWait = plain_wait,
+        new_seed: Callable[[], int] = random_seed,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -143,6 +150,8 @@ class TableService:
         """Whether start() starts the loop firing due clocks (else only run_due fires them)."""
         self.idle_wait = idle_wait
         """How long-lived helpers await their next turn (see the class docstring)."""
+        self.new_seed = new_seed
+        """Where each started game's seed comes from (`random_seed` outside tests)."""
         self._cache: dict[int, Table] = {}
         # The encoded snapshot of each cached state, by table: (version, JSON). Saves encoding
         # a state twice: once as the new snapshot, again as the next move's undo snapshot.
@@ -399,7 +408,7 @@ class TableService:
             return table
 
     async def start_game(self, table_id: int, by_user: int, *, thread_id: int | None = None) -> Update:
-        """Start the game (host only, enough seats); the seed comes from `secrets`.
+        """Start the game (host only, enough seats) with a seed from `new_seed`.
 
         `thread_id`, the game's thread, is recorded in the same transaction: the game is
         never in play without the thread it is shown in.
@@ -408,7 +417,7 @@ class TableService:
             table = await self._lobby(table_id)
             _check_start(table, by_user)
             rules = table.rules
-            seed = secrets.randbits(63)
+            seed = self.new_seed()
             salt = commit.new_salt()
             try:
                 state = rules.setup(len(table.seats), table.options, seed)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import types
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ import pytest
 import simcord
 
 import bot as botmod
-import tables.service
 from cogs.platform import drawing, presenter
 from settings import Settings
 
@@ -29,9 +27,10 @@ class SimcordBot(botmod.MeepleBot):
     wait for the next update is declared to simcord as intended, so settling can finish.
     """
 
-    def __init__(self, settings: Settings, env: Callable[[], simcord.Env]) -> None:
+    def __init__(self, settings: Settings, env: Callable[[], simcord.Env], seeds: Callable[[], int]) -> None:
         super().__init__(settings)
         self._env = env
+        self._seeds = seeds
 
     async def setup_hook(self) -> None:
         """Set up as the real bot does, then set the table service for the simulation."""
@@ -39,19 +38,23 @@ class SimcordBot(botmod.MeepleBot):
         env = self._env()
         self.tables.clock_loop = False
         self.tables.idle_wait = lambda awaitable, reason: env.external_wait(awaitable, reason=reason)
+        self.tables.new_seed = self._seeds
 
 
-def make_bot(db: Path, env: Callable[[], simcord.Env]) -> botmod.MeepleBot:
-    """A real MeepleBot on `db` (command sync stamps live beside it), attached to `env` later."""
-    return SimcordBot(Settings(token="simcord", db_path=db, bot_delay=0.0), env)
+def make_bot(db: Path, env: Callable[[], simcord.Env], seeds: Callable[[], int]) -> botmod.MeepleBot:
+    """A real MeepleBot on `db` (command sync stamps live beside it), attached to `env` later;
+    its games take their seeds from `seeds`."""
+    return SimcordBot(Settings(token="simcord", db_path=db, bot_delay=0.0), env, seeds)
 
 
 class Harness:
     """The simulated world: a guild, a text channel, three players and a spectator."""
 
-    def __init__(self, env: simcord.Env, db: Path) -> None:
+    def __init__(self, env: simcord.Env, db: Path, seeds: Callable[[], int]) -> None:
         self.env = env
         self.db = db
+        self.seeds = seeds
+        """Game seeds, one per started game, counting on across restarts."""
         self.guild = env.create_guild()
         self.channel = self.guild.create_text_channel("games")
         self.alice = self.guild.add_member(env.create_user("alice"))
@@ -75,7 +78,7 @@ class Harness:
         old = self.bot
         await self.env.settle()
         await old.tables.close()
-        await self.env.restart_bot(make_bot(self.db, lambda: self.env))
+        await self.env.restart_bot(make_bot(self.db, lambda: self.env, self.seeds))
         await self.env.settle()
 
     def thread(self) -> Any:
@@ -92,15 +95,14 @@ class Harness:
 
 
 @contextlib.asynccontextmanager
-async def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+async def running(tmp_path: Path) -> AsyncIterator[Harness]:
     """A running simulated Discord with the Meeple bot logged in; bots move without delay."""
-    # Reproducible games: the service draws each game's seed from `secrets`.
-    seeds = itertools.count(GAME_SEED)
-    monkeypatch.setattr(tables.service, "secrets", types.SimpleNamespace(randbits=lambda bits: next(seeds)))
+    # Reproducible games: GAME_SEED, then counting up.
+    seeds = itertools.count(GAME_SEED).__next__
     db = tmp_path / "meeple.sqlite3"
-    env = simcord.Env(make_bot(db, lambda: env), settle_timeout=30.0)
+    env = simcord.Env(make_bot(db, lambda: env, seeds), settle_timeout=30.0)
     await env.start()
-    harness = Harness(env, db)
+    harness = Harness(env, db, seeds)
     try:
         yield harness
     finally:
@@ -117,12 +119,12 @@ async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     monkeypatch.setattr(presenter, "board_job", lambda table, seat=None: None)
     # No worker processes for boards without images; a test's fake jobs are drawn in a thread.
     monkeypatch.setattr(drawing.DrawingPool, "workers", 0)
-    async with running(tmp_path, monkeypatch) as harness:
+    async with running(tmp_path) as harness:
         yield harness
 
 
 @pytest.fixture
-async def drawn_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+async def drawn_world(tmp_path: Path) -> AsyncIterator[Harness]:
     """The simulated world with the real board renderer."""
-    async with running(tmp_path, monkeypatch) as harness:
+    async with running(tmp_path) as harness:
         yield harness

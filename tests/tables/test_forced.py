@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import types
-
 import pytest
 
-import tables.service
 from engine.core import Record, replay
 from tables import TableService, UpdateKind
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST
 
 
 @pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+def fixed_seed(service: TableService) -> None:
     """The same game every run."""
-    monkeypatch.setattr(tables.service, "secrets", types.SimpleNamespace(randbits=lambda bits: 4242))
+    service.new_seed = lambda: 4242
 
 
 async def test_an_end_of_turn_with_nothing_left_to_decide_plays_itself_and_replays(

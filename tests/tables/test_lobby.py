@@ -21,6 +21,7 @@ from tables import (
     UnknownBot,
     UnknownGame,
 )
+from tables.service import random_seed
 from tests.tables.conftest import BOB, CAROL, CHANNEL, DAN, EVE, GUILD, HOST
 
 
@@ -144,3 +145,23 @@ async def test_queries_by_channel_thread_and_user(service: TableService) -> None
     await service.cancel(first.id, HOST)
     assert [t.id for t in await service.tables_in_channel(CHANNEL)] == [second.id]
     assert [t.id for t in await service.tables_in_channel(CHANNEL, (TableStatus.CANCELLED,))] == [first.id]
+
+
+async def test_each_game_takes_its_seed_from_the_services_seed_source(service: TableService) -> None:
+    seeds = iter([7, 8])
+    service.new_seed = lambda: next(seeds)
+    started = []
+    for _ in range(2):
+        table = await service.create("race", GUILD, CHANNEL, HOST, "Host")
+        await service.join(table.id, BOB, "Bob")
+        started.append((await service.start_game(table.id, HOST)).table)
+    assert [table.seed for table in started] == [7, 8]
+    stored = await service.store.load(started[0].id)
+    assert stored is not None and stored.seed == 7
+
+
+def test_the_default_seeds_are_63_random_bits() -> None:
+    seeds = {random_seed() for _ in range(64)}
+    assert len(seeds) == 64
+    assert all(0 <= seed < 2**63 for seed in seeds)
+    assert max(seeds) >= 2**56  # 64 draws of 63 bits: all below 2**56 has odds 2**-448
