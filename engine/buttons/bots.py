@@ -109,21 +109,64 @@ class Race:
         return win if after > self.to_beat else 0.0
 
 
-def finishes_line(potential: Mapping[Cell, int], buttons: list[Cell]) -> bool:
-    """Whether a star on one of these buttons would make a line of five (`potential`: `line_potentials`)."""
-    return any(potential[cell] == LINE - 1 for cell in buttons)
+NEVER = SIZE * SIZE + 1
+"""`stars_to_finish` when no line can be made: more stars than a board has cells."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gaps:
+    """The empty cells of the windows of five that one round's buttons could all cover.
+
+    Stars on every gap of such a window make a line. Windows whose gaps touch are left out:
+    buttons never sit side by side, so those need two rounds.
+    """
+
+    every: tuple[frozenset[Cell], ...]
+    """Each window's gaps (a set of gaps shared by several windows once)."""
+    at: Mapping[Cell, tuple[frozenset[Cell], ...]]
+    """The gaps of `every` that include a cell, for the cells in any."""
+
+
+@lru_cache(maxsize=1024)
+def closing_gaps(stars: frozenset[Cell]) -> Gaps:
+    """The `Gaps` of a board with these stars (cached: stars change only between rounds)."""
+    every: dict[frozenset[Cell], None] = {}
+    for window in _WINDOWS:
+        gaps = frozenset(cell for cell in window if cell not in stars)
+        if gaps and not any(n in gaps for cell in gaps for n in neighbours(cell)):
+            every[gaps] = None
+    at: dict[Cell, tuple[frozenset[Cell], ...]] = {}
+    for gaps in every:
+        for cell in gaps:
+            at[cell] = (*at.get(cell, ()), gaps)
+    return Gaps(tuple(every), MappingProxyType(at))
+
+
+def stars_to_finish(gaps: Gaps, buttons: set[Cell] | frozenset[Cell]) -> int:
+    """The fewest stars on these buttons that make a line of five (NEVER if none can)."""
+    return min((len(g) for g in gaps.every if g <= buttons), default=NEVER)
+
+
+def stars_to_finish_with(gaps: Gaps, buttons: set[Cell] | frozenset[Cell], cell: Cell) -> int:
+    """`stars_to_finish` for these buttons and one more on `cell`, counting only lines through it."""
+    return min(
+        (len(g) for g in gaps.at.get(cell, ()) if all(c == cell or c in buttons for c in g)),
+        default=NEVER,
+    )
 
 
 def _sure_score(board: PlayerBoard) -> int:
     """The score a player is sure of at the end of this round: more than their stars once out.
 
-    One who opted out keeps the stars their buttons earn, and with one on the cell that
-    finishes a line of five they will make that line (worth LINE_BONUS).
+    One who opted out keeps the stars their buttons earn, and with buttons on every gap of a
+    window of five, and stars enough for them, they will make that line (worth LINE_BONUS).
     """
     if board.status is not Status.OPTED_OUT:
         return board.score
-    score = board.score + _round_total(board)
-    if not board.has_line() and finishes_line(line_potentials(frozenset(board.stars)), board.buttons):
+    earned = _round_total(board)
+    score = board.score + earned
+    needed = stars_to_finish(closing_gaps(frozenset(board.stars)), set(board.buttons))
+    if not board.has_line() and needed <= earned:
         score += LINE_BONUS
     return score
 
@@ -158,7 +201,14 @@ def free_cells(buttons: list[Cell], stars: set[Cell] | list[Cell]) -> list[Cell]
 
 
 def best_star(board: PlayerBoard, options: tuple[Action, ...]) -> Action:
-    """The star option that does most for a line of five (`star_key`)."""
+    """The star that finishes a line of five with the stars still due, else the best by `star_key`."""
+    by_cell = {cell_of(a): a for a in options}
+    buttons = set(by_cell)
+    gaps = closing_gaps(frozenset(board.stars)).every
+    finishing = [g for g in gaps if len(g) <= board.stars_due and g <= buttons]
+    if finishing:
+        fewest = min(finishing, key=len)
+        return by_cell[min(fewest)]
     return max(options, key=lambda a: star_key(board, cell_of(a)))
 
 
@@ -178,6 +228,7 @@ class Evaluator:
         """Stars a set of each colour earns (index as in Colour)."""
         self.colour = _COLOUR_AT[board.face]
         self.potential = line_potentials(frozenset(board.stars))
+        self.gaps = closing_gaps(frozenset(board.stars))
 
     def counts(self, buttons: list[Cell]) -> list[int]:
         """Buttons by colour (index as in Colour)."""
@@ -187,53 +238,70 @@ class Evaluator:
         """The share of stars counted for colours still short of a set."""
         return sum(self.weight[c] * self.w.progress[n] for c, n in enumerate(counts) if n < _SET)
 
+    def needed(self, buttons: list[Cell]) -> int:
+        """The fewest stars on these buttons that make a line of five (NEVER if none can)."""
+        if not self.gaps.every:
+            return NEVER
+        return stars_to_finish(self.gaps, set(buttons))
+
+    def earned(self, counts: list[int]) -> int:
+        """Stars earned by opting out with buttons of these colour counts (at least one)."""
+        return 1 + sum(self.weight[c] for c, n in enumerate(counts) if n >= _SET)
+
     def banked(self, buttons: list[Cell]) -> float:
-        """Stars earned by opting out now, plus the game won if a button can finish a line."""
+        """Stars earned by opting out now, plus the game won if they can finish a line."""
         if not buttons:
             return 0.0
-        return self._stop_value(self.counts(buttons), finishes_line(self.potential, buttons))
+        return self._stop_value(self.counts(buttons), self.needed(buttons))
 
-    def _stop_value(self, counts: list[int], finishes: bool) -> float:
-        """`banked` for a board holding buttons of these colour counts (at least one)."""
-        earned = 1 + sum(self.weight[c] for c, n in enumerate(counts) if n >= _SET)
+    def _stop_value(self, counts: list[int], needed: int) -> float:
+        """`banked` for a board holding buttons of these colour counts (at least one) that need
+        `needed` stars for a line."""
+        earned = self.earned(counts)
         stars = float(earned)
-        if finishes:
+        if needed <= earned:
             stars += self.w.win
         elif self.race is not None:
             stars += self.race.stop_bonus(earned, self.w.win)
         return stars
 
     def cell_value(
-        self, buttons: list[Cell], banked: float, counts: list[int], cell: Cell, held: bool | None = None
+        self, buttons: list[Cell], banked: float, counts: list[int], cell: Cell, needed: int | None = None
     ) -> float:
-        """What the round is worth after a button goes on `cell` (buttons already counted; `held`:
-        whether they already finish a line, if known)."""
-        if held is None:
-            held = finishes_line(self.potential, buttons)
+        """What the round is worth after a button goes on `cell` (buttons already counted; `needed`:
+        their own `needed`, if known)."""
+        if needed is None:
+            needed = self.needed(buttons)
+        after = needed
+        if cell in self.gaps.at:
+            after = min(needed, stars_to_finish_with(self.gaps, set(buttons), cell))
+        colour = self.colour[cell]
         if self.race is not None:
             # The race makes a round's worth depend on its total: judge the whole new board.
-            finishes = held or self.potential[cell] == LINE - 1
-            return self._raced(counts, self.colour[cell], finishes) + self.line_value(cell)
-        colour = self.colour[cell]
+            return self._raced(counts, colour, after) + self.line_value(cell)
         n = counts[colour] + 1
         value = banked if buttons else 1.0
         if n == _SET:
             value += self.weight[colour]
         elif n < _SET:
             value += self.weight[colour] * (self.w.progress[n] - self.w.progress[n - 1])
-        if self.potential[cell] == LINE - 1 and not held:
-            value += self.w.win
+        if after != NEVER:
+            grown = counts.copy()
+            grown[colour] += 1
+            held = bool(buttons) and needed <= self.earned(counts)
+            if not held and after <= self.earned(grown):
+                value += self.w.win
         return value + self.line_value(cell)
 
-    def _raced(self, counts: list[int], colour: int, finishes: bool) -> float:
+    def _raced(self, counts: list[int], colour: int, needed: int) -> float:
         """Stopping value plus progress once a button of `colour` joins `counts` (memoized: a
         roll's cells share a handful of colours, and this runs for each cell in every playout)."""
-        key = (*counts, colour, finishes)
+        key = (*counts, colour, needed)
         found = self._after.get(key)
         if found is None:
             after = counts.copy()
             after[colour] += 1
-            found = self._after[key] = self._stop_value(after, finishes) + self.progress(after)
+            found = self._after[key] = self._stop_value(after, needed) + self.progress(after)
         return found
 
     def free_cells(self, buttons: list[Cell]) -> list[Cell]:
@@ -248,15 +316,15 @@ class Evaluator:
         """
         counts = self.counts(buttons)
         banked = self.banked(buttons) + self.progress(counts)
-        held = finishes_line(self.potential, buttons)
+        needed = self.needed(buttons)
         by_row: list[list[float]] = [[] for _ in range(SIZE + 1)]
         for cell in self.free_cells(buttons):
             if depth > 1:
                 after = [*buttons, cell]
                 later = self._deeper(after, depth - 1) + self.line_value(cell)
-                value = max(self.cell_value(buttons, banked, counts, cell, held), later)
+                value = max(self.cell_value(buttons, banked, counts, cell, needed), later)
             else:
-                value = self.cell_value(buttons, banked, counts, cell, held)
+                value = self.cell_value(buttons, banked, counts, cell, needed)
             by_row[cell[0]].append(value)
         miss = _MISS[self.dice]
         total = 0.0

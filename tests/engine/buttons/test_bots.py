@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from engine.buttons import RULES
-from engine.buttons.actions import DECLINE, ROLL, STOP, place, star
+from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of, place, star
 from engine.buttons.bots import (
     Evaluator,
     GreedyBot,
@@ -13,11 +13,13 @@ from engine.buttons.bots import (
     Race,
     RolloutBot,
     Weights,
+    closing_gaps,
     line_potential,
     line_potentials,
+    stars_to_finish,
 )
 from engine.buttons.faces import Colour
-from engine.buttons.state import LINE_BONUS, Cell, PlayerBoard, Status
+from engine.buttons.state import LINE_BONUS, Cell, PlayerBoard, Status, longest_run
 from engine.core import Prompt
 from engine.play import run_game
 from engine.rng import Rng
@@ -125,6 +127,73 @@ def test_greedy_places_its_stars_to_build_lines() -> None:
     assert line_potential(set(board.stars), (1, 1)) == 1
 
 
+ROW_TWO_GAPS = [(2, 2), (2, 4), (2, 5)]
+"""Stars on face 0 that leave (2, 1) and (2, 3) as the two gaps of a window of five: not
+side by side, so one round's buttons can cover both."""
+
+
+def test_normal_stops_when_two_buttons_cover_a_window_and_its_stars_fill_both() -> None:
+    # Fault: only a button on a window's last gap counted as a line. With buttons on both gaps
+    # of a window holding three stars, and a set of greens for a second star, opting out makes
+    # the line; the old bot rolled on (in about one game in four between normal bots).
+    state = new_state(2)
+    board = state.boards[0]
+    board.stars = list(ROW_TWO_GAPS)
+    board.buttons = [(2, 1), (2, 3), (4, 4), (5, 5)]
+    assert [board.colour(c) for c in board.buttons] == [Colour.RED] + [Colour.GREEN] * 3
+    (prompt,) = RULES.prompts(state)
+    assert RULES.bot_action(state, prompt, "normal") == STOP
+    assert RULES.bot_action(state, prompt, "hard") == STOP
+    # With one star to place (no set) the line is out of reach this round, and 3 buttons roll on.
+    board.buttons = [(2, 1), (2, 3), (5, 5)]
+    assert RULES.bot_action(state, prompt, "normal") == ROLL
+
+
+def test_normal_places_the_button_that_covers_a_window_s_last_gap() -> None:
+    # Greens make a set (2 stars with the opt-out's), (2, 1) covers one gap; (2, 6) would make
+    # a set of red, a bonus colour (2 stars more), but (2, 3) wins the game.
+    state = new_state(2)
+    board = state.boards[0]
+    board.stars = list(ROW_TWO_GAPS)
+    board.buttons = [(2, 1), (4, 4), (5, 5), (6, 2), (6, 6)]
+    assert Colour.RED in board.bonus and board.colour((2, 6)) is Colour.RED
+    rig(state, 2, 3, 6, 6, 6, 6)
+    state, _ = act(state, 0, ROLL)
+    prompt = next(p for p in RULES.prompts(state) if p.seat == 0)
+    assert set(prompt.options) == {place((2, 3)), place((2, 6))}
+    assert RULES.bot_action(state, prompt, "normal") == place((2, 3))
+
+
+def test_normal_stars_every_gap_of_a_window_its_stars_can_fill() -> None:
+    # Greedy by `star_key` the first star went to (4, 3) (three stars in two windows of row 4,
+    # whose gap (4, 1) holds no button) and the line in row 2 was never made.
+    state = new_state(2)
+    board = state.boards[0]
+    board.stars = [*ROW_TWO_GAPS, (4, 2), (4, 4), (4, 5)]
+    board.buttons = [(2, 1), (2, 3), (4, 3)]
+    board.stars_due = 2
+    while board.stars_due:
+        prompt = Prompt(0, "star", tuple(star(c) for c in board.buttons))
+        cell = cell_of(NormalBot().choose(state, prompt, Rng(0)))
+        board.buttons.remove(cell)
+        board.stars.append(cell)
+        board.stars_due -= 1
+    assert board.has_line()
+
+
+def test_normal_sees_the_line_two_of_an_opponent_s_buttons_will_make() -> None:
+    state = new_state(2)
+    opponent = state.boards[1]
+    opponent.face = 0
+    opponent.bonus = [Colour.RED, Colour.YELLOW]
+    opponent.stars = list(ROW_TWO_GAPS)
+    opponent.buttons = [(2, 1), (2, 3), (4, 4), (5, 5)]
+    opponent.status = Status.OPTED_OUT
+    assert Race.of(state, 0).to_beat >= LINE_BONUS and Race.of(state, 0).ends
+    opponent.buttons = [(2, 1), (2, 3), (5, 5)]  # one star: no line
+    assert Race.of(state, 0).to_beat < LINE_BONUS
+
+
 def test_greedy_beats_random_in_at_least_80_percent_of_two_player_games() -> None:
     wins = 0
     games = 500
@@ -142,6 +211,22 @@ def test_line_potentials_agree_with_the_one_cell_version() -> None:
         stars = {(rng.die(), rng.die()) for _ in range(rng.below(14))}
         every = line_potentials(frozenset(stars))
         assert all(every[(r, c)] == line_potential(stars, (r, c)) for r in range(1, 7) for c in range(1, 7))
+
+
+def test_stars_to_finish_agrees_with_trying_every_choice_of_stars() -> None:
+    rng = Rng(11)
+    for _ in range(300):
+        stars = {(rng.die(), rng.die()) for _ in range(rng.below(16))}
+        board = PlayerBoard(face=0, stars=sorted(stars))
+        for _ in range(rng.below(9)):
+            cell = (rng.die(), rng.die())
+            if board.can_place(cell):
+                board.buttons.append(cell)
+        needed = stars_to_finish(closing_gaps(frozenset(stars)), set(board.buttons))
+        for k in range(len(board.buttons) + 1):
+            choices = itertools.combinations(board.buttons, k)
+            makes_line = any(longest_run(sorted(stars | set(chosen))) >= 5 for chosen in choices)
+            assert makes_line == (needed <= k or longest_run(sorted(stars)) >= 5), (stars, board.buttons, k)
 
 
 ELEVEN = [(1, 1), (1, 2), (1, 3), (1, 4), (2, 1), (2, 2), (2, 3), (2, 4), (3, 1), (3, 2), (3, 3)]
