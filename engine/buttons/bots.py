@@ -163,19 +163,12 @@ def _sure_score(board: PlayerBoard) -> int:
     """
     if board.status is not Status.OPTED_OUT:
         return board.score
-    earned = _round_total(board)
+    earned = sum(board.round_stars().values())
     score = board.score + earned
     needed = stars_to_finish(closing_gaps(frozenset(board.stars)), set(board.buttons))
     if not board.has_line() and needed <= earned:
         score += LINE_BONUS
     return score
-
-
-def _round_total(board: PlayerBoard) -> int:
-    """Stars a board's buttons earn at the end of the round if its owner is out with them now."""
-    counts = board.colour_counts()
-    sets = [c for c, n in counts.items() if n >= _SET]
-    return (1 if board.buttons else 0) + len(sets) + sum(1 for c in sets if c in board.bonus)
 
 
 def set_stars(board: PlayerBoard) -> list[int]:

@@ -36,16 +36,6 @@ from engine.core import (
 from engine.rng import Rng
 
 
-def round_stars(board: PlayerBoard) -> dict[str, int]:
-    """Stars a board earns at the end of the round, by reason (rules/buttons.md section 5)."""
-    sets = [colour for colour, count in board.colour_counts().items() if count >= 3]
-    return {
-        "opt_out": 1 if board.status is Status.OPTED_OUT else 0,
-        "colours": len(sets),
-        "bonus": sum(1 for colour in sets if colour in board.bonus),
-    }
-
-
 class ButtonsRules(Rules[ButtonsState]):
     """Buttons for 2 to 4 players."""
 
@@ -228,7 +218,7 @@ class ButtonsRules(Rules[ButtonsState]):
 
     def _score_round(self, state: ButtonsState, events: list[Event]) -> None:
         for seat, board in enumerate(state.boards):
-            parts = round_stars(board)
+            parts = board.round_stars()
             earned = sum(parts.values())
             # Never more stars than buttons: k sets need 3k buttons for at most 1 + 2k stars.
             assert earned <= len(board.buttons)

@@ -109,6 +109,15 @@ class PlayerBoard:
             counts[self.colour(cell)] += 1
         return counts
 
+    def round_stars(self) -> dict[str, int]:
+        """Stars this board earns at the end of the round, by reason (rules/buttons.md section 5)."""
+        sets = [colour for colour, count in self.colour_counts().items() if count >= 3]
+        return {
+            "opt_out": 1 if self.status is Status.OPTED_OUT else 0,
+            "colours": len(sets),
+            "bonus": sum(1 for colour in sets if colour in self.bonus),
+        }
+
     def has_line(self) -> bool:
         """Whether five stars run in a row or a column without a gap."""
         return longest_run(self.stars) >= LINE
