@@ -12,11 +12,20 @@ with the seed) against normal bots. Every bot move is timed, by level, in wall t
 time (the CPU figures are what a move costs on an idle machine; the wall figures grow with the
 load of whatever else runs). Each win rate comes with its standard error.
 `--budget` bounds the wall time: games not started by then are left out and the counts say so.
+`--save FILE` keeps every game's result by match-up and seed (JSON); `--paired FILE` compares this
+run with such a file seed by seed: a change that alters few decisions replays most games move for
+move, so the paired difference is far more precise than two win rates side by side. For example:
+    .venv/bin/python bench/bench_bots.py --game buttons --only "2p hard" --save main.json
+    (change the bot)
+    .venv/bin/python bench/bench_bots.py --game buttons --only "2p hard" --paired main.json
+bench/results/buttons-hard-v-normal-2000.json holds Buttons hard v normal on seeds 2000..2399 as
+the bots of commit 2b70483 play them (53.2%; pass `--first-seed 2000 --paired` that file).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import statistics
@@ -25,6 +34,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from timing import nearest_rank
 
@@ -123,10 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", default="", help="only match-ups whose label holds this text, e.g. '2p hard'"
     )
+    parser.add_argument("--save", type=Path, help="write every game's result by match-up and seed here")
+    parser.add_argument("--paired", type=Path, help="compare seed by seed with a file --save wrote")
     args = parser.parse_args(argv)
     games = ALL_GAMES if args.game == "all" else (args.game,)
 
     shares: dict[str, list[float]] = defaultdict(list)
+    by_seed: dict[str, dict[str, float]] = defaultdict(dict)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     cpu: dict[tuple[str, str], list[float]] = defaultdict(list)
     start = time.monotonic()
@@ -135,6 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         planned = jobs(games, args.games, args.only, args.first_seed)
         for result in pool.imap_unordered(play, planned, chunksize=1):
             shares[result.job.label].append(result.share)
+            by_seed[result.job.label][str(result.job.seed)] = result.share
             for level, spent in result.times.items():
                 times[(result.job.game, level)].extend(spent)
             for level, spent in result.cpu.items():
@@ -161,6 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             mark = f">= {goal:.0%} {'met' if rate >= goal else 'NOT met'}"
         print(f"{label:42} {len(got):5d} {rate:12.1%} {error:7.1%}   {mark}")
+    if args.save:
+        args.save.write_text(json.dumps(by_seed, indent=1, sort_keys=True) + "\n")
+    if args.paired:
+        print_paired(by_seed, json.loads(args.paired.read_text()))
     print(
         f"\n{'time per move':22} {'moves':>7} {'p50':>9} {'p95':>9} {'max':>9} {'CPU p50':>9} {'CPU p95':>9}"
     )
@@ -172,6 +190,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" {nearest_rank(used, 0.5) * 1e3:7.2f}ms {nearest_rank(used, 0.95) * 1e3:7.2f}ms"
         )
     return 0
+
+
+def print_paired(now: dict[str, dict[str, float]], before: dict[str, dict[str, float]]) -> None:
+    """This run's win rate against a saved run's on the seeds both played, with the paired difference."""
+    heading = f"{'paired with the saved run':42} {'seeds':>5} {'differ':>6} {'saved':>6} {'now':>6}"
+    print(f"\n{heading}  difference")
+    for label in sorted(now):
+        seeds = sorted(set(now[label]) & set(before.get(label, {})), key=int)
+        if not seeds:
+            continue
+        diffs = [now[label][seed] - before[label][seed] for seed in seeds]
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        saved = sum(before[label][seed] for seed in seeds) / len(seeds)
+        print(
+            f"{label:42} {len(seeds):5d} {sum(1 for d in diffs if d):6d} {saved:6.1%}"
+            f" {saved + sum(diffs) / len(seeds):6.1%}  {sum(diffs) / len(seeds):+.1%} ± {error:.1%}"
+        )
 
 
 if __name__ == "__main__":
