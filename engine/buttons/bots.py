@@ -407,10 +407,19 @@ def easy_bot() -> MistakeBot[ButtonsState]:
 
 def star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:
     """How good a button is as a star: the stars of its best window of five, then how many such windows."""
-    stars = set(board.stars)
-    best = line_potential(stars, cell)
-    windows = sum(1 for w in _WINDOWS_AT[cell] if sum(1 for c in w if c in stars) == best)
-    return (best, windows, cell)
+    return (*star_ranks(frozenset(board.stars))[cell], cell)
+
+
+@lru_cache(maxsize=1024)
+def star_ranks(stars: frozenset[Cell]) -> Mapping[Cell, tuple[int, int]]:
+    """For every cell, the stars of its best window of five and how many windows hold that many
+    (cached: the hard bot's playouts place thousands of stars on the same few boards)."""
+    ranks = {}
+    for cell in ALL_CELLS:
+        held = [sum(1 for c in window if c in stars) for window in _WINDOWS_AT[cell]]
+        best = max(held)
+        ranks[cell] = (best, held.count(best))
+    return MappingProxyType(ranks)
 
 
 ROLLOUT_PROGRESS = (0.15, 0.35, 1.0)

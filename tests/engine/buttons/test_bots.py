@@ -7,6 +7,7 @@ import itertools
 from engine.buttons import RULES
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of, place, star
 from engine.buttons.bots import (
+    _WINDOWS,
     Evaluator,
     GreedyBot,
     NormalBot,
@@ -16,6 +17,7 @@ from engine.buttons.bots import (
     closing_gaps,
     line_potential,
     line_potentials,
+    star_ranks,
     stars_to_finish,
 )
 from engine.buttons.faces import Colour
@@ -211,6 +213,17 @@ def test_line_potentials_agree_with_the_one_cell_version() -> None:
         stars = {(rng.die(), rng.die()) for _ in range(rng.below(14))}
         every = line_potentials(frozenset(stars))
         assert all(every[(r, c)] == line_potential(stars, (r, c)) for r in range(1, 7) for c in range(1, 7))
+
+
+def test_star_ranks_count_the_windows_of_each_cell_afresh() -> None:
+    rng = Rng(5)
+    for _ in range(20):
+        stars = {(rng.die(), rng.die()) for _ in range(rng.below(14))}
+        ranks = star_ranks(frozenset(stars))
+        for r in range(1, 7):
+            for c in range(1, 7):
+                held = [sum(1 for cell in w if cell in stars) for w in _WINDOWS if (r, c) in w]
+                assert ranks[(r, c)] == (max(held), held.count(max(held)))
 
 
 def test_stars_to_finish_agrees_with_trying_every_choice_of_stars() -> None:
