@@ -18,8 +18,9 @@ move, so the paired difference is far more precise than two win rates side by si
     .venv/bin/python bench/bench_bots.py --game buttons --only "2p hard" --save main.json
     (change the bot)
     .venv/bin/python bench/bench_bots.py --game buttons --only "2p hard" --paired main.json
-bench/results/buttons-hard-v-normal-2000.json holds Buttons hard v normal on seeds 2000..2399 as
-the bots of commit 2b70483 play them (53.2%; pass `--first-seed 2000 --paired` that file).
+bench/results/buttons-hard-v-normal.json holds Buttons hard v normal on seeds 0..399 (64.6%) and
+2000..2399 (53.2%) as the bots of commit ab222f3 play them: `--paired` that file, with
+`--first-seed 2000` for the second range.
 """
 
 from __future__ import annotations
