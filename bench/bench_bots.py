@@ -204,9 +204,10 @@ def print_paired(now: dict[str, dict[str, float]], before: dict[str, dict[str, f
         diffs = [now[label][seed] - before[label][seed] for seed in seeds]
         error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
         saved = sum(before[label][seed] for seed in seeds) / len(seeds)
+        mean = sum(diffs) / len(diffs)
         print(
             f"{label:42} {len(seeds):5d} {sum(1 for d in diffs if d):6d} {saved:6.1%}"
-            f" {saved + sum(diffs) / len(seeds):6.1%}  {sum(diffs) / len(seeds):+.1%} ± {error:.1%}"
+            f" {saved + mean:6.1%}  {mean:+.1%} ± {error:.1%}"
         )
 
 

@@ -59,14 +59,23 @@ def line_potential(stars: set[Cell], cell: Cell) -> int:
 @lru_cache(maxsize=1024)
 def line_potentials(stars: frozenset[Cell]) -> Mapping[Cell, int]:
     """`line_potential` for every cell at once (cached: stars change only between rounds)."""
-    best = dict.fromkeys(ALL_CELLS, 0)
+    return MappingProxyType({cell: best for cell, (best, _) in star_ranks(stars).items()})
+
+
+@lru_cache(maxsize=1024)
+def star_ranks(stars: frozenset[Cell]) -> Mapping[Cell, tuple[int, int]]:
+    """For every cell, the stars of its best window of five and how many of its windows hold that many
+    (cached: the hard bot's playouts place thousands of stars on the same few boards)."""
+    ranks = dict.fromkeys(ALL_CELLS, (-1, 0))
     for window in _WINDOWS:
         count = sum(1 for c in window if c in stars)
-        if count:
-            for cell in window:
-                if count > best[cell]:
-                    best[cell] = count
-    return MappingProxyType(best)
+        for cell in window:
+            best, windows = ranks[cell]
+            if count > best:
+                ranks[cell] = (count, 1)
+            elif count == best:
+                ranks[cell] = (best, windows + 1)
+    return MappingProxyType(ranks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,17 +418,6 @@ def star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:
     """How good a button is as a star: the stars of its best window of five, then how many such windows."""
     return (*star_ranks(frozenset(board.stars))[cell], cell)
 
-
-@lru_cache(maxsize=1024)
-def star_ranks(stars: frozenset[Cell]) -> Mapping[Cell, tuple[int, int]]:
-    """For every cell, the stars of its best window of five and how many windows hold that many
-    (cached: the hard bot's playouts place thousands of stars on the same few boards)."""
-    ranks = {}
-    for cell in ALL_CELLS:
-        held = [sum(1 for c in window if c in stars) for window in _WINDOWS_AT[cell]]
-        best = max(held)
-        ranks[cell] = (best, held.count(best))
-    return MappingProxyType(ranks)
 
 
 ROLLOUT_PROGRESS = (0.15, 0.35, 1.0)
