@@ -18,9 +18,9 @@ move, so the paired difference is far more precise than two win rates side by si
     .venv/bin/python bench/bench_bots.py --game buttons --only "2p hard" --save main.json
     (change the bot)
     .venv/bin/python bench/bench_bots.py --game buttons --only "2p hard" --paired main.json
-bench/results/buttons-hard-v-normal.json holds Buttons hard v normal on seeds 0..399 (64.6%) and
-2000..2399 (53.2%) as the bots of commit ab222f3 play them: `--paired` that file, with
-`--first-seed 2000` for the second range.
+bench/results/buttons-hard-v-normal.json holds Buttons hard v normal on seeds 0..399 (64.6%),
+400..799 (58.2%) and 2000..2399 (53.2%) as the bots of commit ab222f3 play them (58.7% over the
+1,200): `--paired` that file, with `--first-seed 400` or `2000` for the other ranges.
 """
 
 from __future__ import annotations
