@@ -419,7 +419,6 @@ def star_key(board: PlayerBoard, cell: Cell) -> tuple[int, int, Cell]:
     return (*star_ranks(frozenset(board.stars))[cell], cell)
 
 
-
 ROLLOUT_PROGRESS = (0.15, 0.35, 1.0)
 """The rollout's value of a button that makes 1, 2 or 3 of a colour (times the colour's stars)."""
 ROLLOUT_LINE = (0.0, 0.02, 0.1, 0.4, 3.0)
