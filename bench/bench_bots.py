@@ -142,7 +142,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = ALL_GAMES if args.game == "all" else (args.game,)
 
-    shares: dict[str, list[float]] = defaultdict(list)
     by_seed: dict[str, dict[str, float]] = defaultdict(dict)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     cpu: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -151,7 +150,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     with multiprocessing.Pool(args.jobs) as pool:
         planned = jobs(games, args.games, args.only, args.first_seed)
         for result in pool.imap_unordered(play, planned, chunksize=1):
-            shares[result.job.label].append(result.share)
             by_seed[result.job.label][str(result.job.seed)] = result.share
             for level, spent in result.times.items():
                 times[(result.job.game, level)].extend(spent)
@@ -168,8 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         + (" (cut by --budget)" if cut else "")
     )
     print(f"\n{'match-up':42} {'games':>5} {'stronger wins':>13} {'± s.e.':>7}  goal")
-    for label in sorted(shares):
-        got = shares[label]
+    for label in sorted(by_seed):
+        got = list(by_seed[label].values())
         rate = sum(got) / len(got)
         error = statistics.stdev(got) / math.sqrt(len(got)) if len(got) > 1 else 0.0
         goal = GOALS.get(label.split(" ", 2)[2])
