@@ -1,6 +1,6 @@
 """OpenSkill ratings per game and per server, updated by each finished game and rebuilt from the results.
 
-Run `python -m tables.ratings rebuild [--db PATH]` to recompute every rating from the stored
+`python -m tables.rebuild_ratings [--db PATH]` recomputes every rating from the stored
 results (after a change of the settings below, or to count games finished before results were kept).
 
 What counts (see README, "Ratings"): every finished game of two or more seats with a person in
@@ -12,12 +12,8 @@ forfeited: they are ranked last, whatever the bot made of their seat.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import itertools
-import os
 import sqlite3
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -276,43 +272,3 @@ def _write(db: sqlite3.Connection, changes: Iterable[Change]) -> None:
 def _exec(db: sqlite3.Connection, sql: str) -> None:
     with closing(db.execute(sql)):
         pass
-
-
-# -- the command -------------------------------------------------------------------
-
-
-async def _rebuild_file(path: str) -> str:
-    from tables.store import Store  # the store imports this module for its save hook
-
-    store = await Store.open(path)
-    try:
-        backfilled = await store.backfill_results()
-        games, people = await store.write(rebuild)
-    finally:
-        await store.close()
-    earlier = f" ({backfilled} earlier finished games got their results first)" if backfilled else ""
-    return f"rebuilt the ratings of {people} players from {games} rated games in {path}{earlier}"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m tables.ratings rebuild [--db PATH]`: recompute every rating from the stored results."""
-    parser = argparse.ArgumentParser(prog="python -m tables.ratings", description=main.__doc__)
-    parser.add_argument("command", choices=["rebuild"])
-    parser.add_argument(
-        "--db",
-        default=os.environ.get("MEEPLE_DB", "data/meeple.sqlite3"),
-        help="the SQLite file (default: $MEEPLE_DB)",
-    )
-    args = parser.parse_args(argv)
-    from tables.errors import StoreOpenError, StoreUnavailable
-
-    try:
-        print(asyncio.run(_rebuild_file(args.db)))
-    except (StoreOpenError, StoreUnavailable) as exc:
-        print(f"cannot rebuild: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import tables.ratings as ratings
+import tables.rebuild_ratings as rebuild_ratings
 from engine.core import Action
 from tables import Store, Table, TableService, TableStatus
 from tables.errors import StoreUnavailable
@@ -213,7 +214,7 @@ async def test_ratings_rebuilt_from_the_results_equal_the_live_ones(
     assert await all_ratings(service.store) == live
     # And from the command line, on the file.
     await service.store.close()
-    assert await asyncio.to_thread(ratings.main, ["rebuild", "--db", str(db_path)]) == 0
+    assert await asyncio.to_thread(rebuild_ratings.main, ["--db", str(db_path)]) == 0
     assert "3 players from 6 rated games" in capsys.readouterr().out
     store = await Store.open(db_path)
     try:
