@@ -15,7 +15,7 @@ import pytest
 
 import bot as botmod
 from tables.errors import DatabaseProblem
-from tables.store import SCHEMA_VERSION
+from tables.migrations import SCHEMA_VERSION
 from tests.e2e.botprocess import ROOT, BotProcess, child_env
 from tests.e2e.conftest import World
 

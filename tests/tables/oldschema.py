@@ -7,7 +7,7 @@ import sqlite3
 import zlib
 from pathlib import Path
 
-from tables.store import MIGRATIONS
+from tables.migrations import MIGRATIONS
 
 UNDO_APART = next(i for i, step in enumerate(MIGRATIONS) if "CREATE TABLE undo_states" in step)
 """The schema before the step that moved undo snapshots out of the action log."""

@@ -10,7 +10,7 @@ from engine import recordfile
 from engine.core import Action, replay
 from engine.verify import verify
 from tables import Store, TableService, TableStatus, UpdateKind
-from tables.store import SCHEMA_VERSION
+from tables.migrations import SCHEMA_VERSION
 from tests.tables.conftest import HOST, FakeClock, Recorder, started
 from tests.tables.oldschema import UNDO_APART, copy_into_schema
 

@@ -14,9 +14,9 @@ import tables.rebuild_ratings as rebuild_ratings
 from engine.core import Action
 from tables import Store, Table, TableService, TableStatus
 from tables.errors import StoreUnavailable
+from tables.migrations import MIGRATIONS
 from tables.ratings import BOT_RATINGS, NEW, Rating
 from tables.results import ResultRow, game_results, player_games, write_results
-from tables.store import MIGRATIONS
 from tests.tables.conftest import BOB, CAROL, CHANNEL, GUILD, HOST, FakeClock
 
 GOAL = {"goal": 10}

@@ -21,7 +21,7 @@ from tables import (
     Update,
     UpdateKind,
 )
-from tables.store import MIGRATIONS
+from tables.migrations import MIGRATIONS
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)

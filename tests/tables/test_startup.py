@@ -10,9 +10,9 @@ import pytest
 
 from engine.core import Action
 from tables import Store, StoreUnavailable, Table, TableService, UpdateKind
+from tables.migrations import SCHEMA_VERSION
 from tables.models import HOUR, NoticeKind
 from tables.players import StandingAnswer
-from tables.store import SCHEMA_VERSION
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)

@@ -18,8 +18,9 @@ from engine.core import Action
 from tables import StoreUnavailable, Table, TableError, TableService, TableStatus, Timing, UpdateKind
 from tables.database import DatabaseLock
 from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
+from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.models import DAY
-from tables.store import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, Store
+from tables.store import SchemaTooNew, Store
 from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
 from tests.tables.oldschema import copy_into_schema
 
