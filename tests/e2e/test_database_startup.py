@@ -221,3 +221,37 @@ async def test_a_second_process_on_the_same_database_is_refused(
     await third.start()
     await third.wait_output("ready as", after=mark)
     assert await third.terminate() == 0
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+async def test_a_second_process_through_another_name_is_refused(
+    world: World, bot_process: Callable[[], BotProcess], tmp_path: Path, link: str
+) -> None:
+    """The lock belongs to the file: a second name for a served database meets it too."""
+    first = bot_process()
+    await first.start()
+    await first.wait_output("table service started")
+    assert first.proc is not None
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    alias = other / "alias.sqlite3"
+    if link == "symlink":
+        alias.symlink_to(world.db_path)
+    else:
+        os.link(world.db_path, alias)
+    env = child_env(
+        DISCORD_TOKEN=world.fake.token,
+        MEEPLE_DB=str(alias),
+        MEEPLE_LOG_LEVEL="INFO",
+        MEEPLE_DISCORD_API_BASE=world.fake.api_base,
+    )
+    second = BotProcess(env, tmp_path, tmp_path / "second.log")
+    await second.start()
+    try:
+        assert await second.wait_exit() == exit_code(DatabaseProblem.LOCKED)
+    finally:
+        await second.kill()
+    refusal = second.output().replace("--- start ---", "")
+    assert_one_line(refusal, str(alias), "another Meeple process", f"pid {first.proc.pid}")
+    assert first.proc.returncode is None
+    assert len(world.fake.identifies) == 1, "the second process never reached Discord"
