@@ -190,8 +190,12 @@ def open_error(db_path: str, exc: sqlite3.Error, *, migrating: bool = False) -> 
             DatabaseProblem.READ_ONLY,
             f"the database {db_path} is read-only: make the file writable by this user",
         )
-    if code == SQLITE_FULL:
-        return StoreOpenError(DatabaseProblem.DISK_FULL, f"the disk holding the database {db_path} is full")
+    if code == SQLITE_FULL or (code == SQLITE_IOERR and _nearly_full(Path(db_path).parent)):
+        # SQLite reports a shared-memory file it could not grow (SQLITE_IOERR_SHMSIZE) as an I/O
+        # error without its errno: a new database on a disk with 12 KB free fails that way.
+        return StoreOpenError(
+            DatabaseProblem.DISK_FULL, f"the disk holding the database {db_path} is full: free some space"
+        )
     if code in (SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR) or not migrating:
         return StoreOpenError(DatabaseProblem.CANNOT_OPEN, f"cannot open the database {db_path}: {exc}")
     return StoreOpenError(
@@ -199,10 +203,32 @@ def open_error(db_path: str, exc: sqlite3.Error, *, migrating: bool = False) -> 
     )
 
 
+NEARLY_FULL_BYTES = 1 << 20
+"""Below this much free space an I/O error while opening is taken for a full disk."""
+
+
+def _nearly_full(folder: Path) -> bool:
+    """Whether the file system holding `folder` has (almost) no space left for this process."""
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return False
+    # Root may also write into the blocks reserved for it.
+    blocks = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail
+    return blocks * stats.f_frsize < NEARLY_FULL_BYTES
+
+
 def damaged(db_path: str, report: list[str]) -> StoreOpenError:
-    """The start-up error for a database whose integrity check found problems."""
-    first = report[0] if report else "integrity check failed"
-    more = f" and {len(report) - 1} more problem(s)" if len(report) > 1 else ""
+    """The one-line start-up error for a database whose integrity check found problems."""
+    # SQLite packs several problems into one row, one a line, under a "*** in database main ***" heading.
+    problems = [
+        line.strip()
+        for row in report
+        for line in row.splitlines()
+        if line.strip() and not line.lstrip().startswith("*** in database")
+    ]
+    first = problems[0] if problems else "integrity check failed"
+    more = f" and {len(problems) - 1} more problem(s)" if len(problems) > 1 else ""
     return StoreOpenError(
         DatabaseProblem.DAMAGED,
         f"the database {db_path} is damaged ({first}{more}): restore it from a backup",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -136,6 +137,21 @@ def test_a_database_with_a_damaged_page(tmp_path: Path) -> None:
     assert_one_line(out, str(db), "damaged")
 
 
+def test_a_database_with_many_damaged_cells_is_one_line(tmp_path: Path) -> None:
+    """SQLite reports the problems of one page in one row, a line each: the log still gets one line."""
+    db = tmp_path / "meeple.sqlite3"
+    make_database(db)
+    data = bytearray(db.read_bytes())
+    leaves = [n for n in range(1, len(data) // 4096) if data[n * 4096] == 0x0D]
+    page = leaves[len(leaves) // 2] * 4096
+    # The cell pointers of a table leaf in the middle point past the end of the page.
+    data[page + 8 : page + 24] = b"\xff" * 16
+    db.write_bytes(bytes(data))
+    code, out = run_bot(db, tmp_path)
+    assert code == exit_code(DatabaseProblem.DAMAGED)
+    assert_one_line(out, str(db), "damaged", "out of range", "more problem(s)", "backup")
+
+
 def test_a_database_from_a_newer_meeple(tmp_path: Path) -> None:
     db = tmp_path / "meeple.sqlite3"
     make_database(db)
@@ -188,11 +204,56 @@ def test_a_folder_that_does_not_exist(tmp_path: Path, where: str) -> None:
     assert not (tmp_path / "missing").exists()
 
 
+def test_a_path_with_a_line_break_is_refused_on_one_line(tmp_path: Path) -> None:
+    """A line break in MEEPLE_DB would split the line naming the path: the setting is refused, named."""
+    code, out = run_bot(tmp_path / "two\nlines" / "deeper" / "meeple.sqlite3", tmp_path)
+    assert code == botmod.EXIT_SETTINGS
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and "MEEPLE_DB" in lines[0] and "lines" not in lines[0], out
+
+
 def test_only_the_last_missing_folder_is_created(tmp_path: Path) -> None:
     # The usual first start: data/ does not exist yet. Discord is unreachable, so it stops there.
     code, out = run_bot(tmp_path / "data" / "meeple.sqlite3", tmp_path)
     assert code == botmod.EXIT_DISCORD_UNREACHABLE, out
     assert (tmp_path / "data" / "meeple.sqlite3").is_file()
+
+
+SMALL_DISK = 256 * 1024
+NO_MOUNT = 97
+# In a mount namespace of its own: a small tmpfs filled up to `free` bytes, then bot.py on it.
+# The mount goes away with the process, whatever happens to the test.
+ON_A_SMALL_DISK = """
+mount -t tmpfs -o size=$3 meeple-test "$1" || exit 97
+avail=$(( $(stat -f -c '%a*%S' "$1") ))
+head -c $(( avail - $2 )) /dev/zero > "$1/filler"
+shift 3
+exec "$@"
+"""
+
+
+@pytest.mark.parametrize("free_kb", [4, 12, 32])
+def test_a_new_database_on_a_full_disk(tmp_path: Path, free_kb: int) -> None:
+    """With a few KB free SQLite reports an I/O error (it cannot grow its -shm file): the disk is full."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare(1) to mount a small file system")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    db = disk / "meeple.sqlite3"
+    env = child_env(
+        DISCORD_TOKEN="t",
+        MEEPLE_DB=str(db),
+        MEEPLE_DISCORD_API_BASE=f"http://127.0.0.1:{closed_port()}/api/v10",
+    )
+    script = ["sh", "-c", ON_A_SMALL_DISK, "sh", str(disk), str(free_kb * 1024), str(SMALL_DISK)]
+    bot = [sys.executable, str(ROOT / "bot.py")]
+    command = ["unshare", "--mount", "--propagation", "private", *script, *bot]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=60)
+    out = (done.stdout + done.stderr).decode(errors="replace")
+    if done.returncode == NO_MOUNT or "unshare failed" in out:
+        pytest.skip(f"cannot mount a tmpfs here: {out.strip()}")
+    assert done.returncode == exit_code(DatabaseProblem.DISK_FULL), out
+    assert_one_line(out, str(db), "disk", "is full")
 
 
 async def test_a_second_process_on_the_same_database_is_refused(
