@@ -219,24 +219,30 @@ def test_only_the_last_missing_folder_is_created(tmp_path: Path) -> None:
     assert (tmp_path / "data" / "meeple.sqlite3").is_file()
 
 
-SMALL_DISK = 256 * 1024
+SMALL_DISK = 1024 * 1024
 NO_MOUNT = 97
-# In a mount namespace of its own: a small tmpfs filled up to `free` bytes, then bot.py on it.
-# The mount goes away with the process, whatever happens to the test.
+# In a mount namespace of its own: a small tmpfs (holding a copy of $4 if given) filled up to
+# $2 bytes free, then bot.py on it. The mount goes away with the process, whatever happens.
 ON_A_SMALL_DISK = """
 mount -t tmpfs -o size=$3 meeple-test "$1" || exit 97
+if [ -n "$4" ]; then cp "$4" "$1/meeple.sqlite3" || exit 98; fi
 avail=$(( $(stat -f -c '%a*%S' "$1") ))
 head -c $(( avail - $2 )) /dev/zero > "$1/filler"
-shift 3
+shift 4
 exec "$@"
 """
 
 
-@pytest.mark.parametrize("free_kb", [4, 12, 32])
-def test_a_new_database_on_a_full_disk(tmp_path: Path, free_kb: int) -> None:
+@pytest.mark.parametrize(("database", "free_kb"), [("new", 12), ("new", 32), ("existing", 12)])
+def test_a_database_on_a_full_disk(tmp_path: Path, database: str, free_kb: int) -> None:
     """With a few KB free SQLite reports an I/O error (it cannot grow its -shm file): the disk is full."""
     if os.geteuid() != 0 or shutil.which("unshare") is None:
         pytest.skip("needs root and unshare(1) to mount a small file system")
+    source = ""
+    if database == "existing":
+        source = str(tmp_path / "made.sqlite3")
+        code, out = run_bot_migrate(Path(source))
+        assert code == 0, out
     disk = tmp_path / "disk"
     disk.mkdir()
     db = disk / "meeple.sqlite3"
@@ -245,7 +251,7 @@ def test_a_new_database_on_a_full_disk(tmp_path: Path, free_kb: int) -> None:
         MEEPLE_DB=str(db),
         MEEPLE_DISCORD_API_BASE=f"http://127.0.0.1:{closed_port()}/api/v10",
     )
-    script = ["sh", "-c", ON_A_SMALL_DISK, "sh", str(disk), str(free_kb * 1024), str(SMALL_DISK)]
+    script = ["sh", "-c", ON_A_SMALL_DISK, "sh", str(disk), str(free_kb * 1024), str(SMALL_DISK), source]
     bot = [sys.executable, str(ROOT / "bot.py")]
     command = ["unshare", "--mount", "--propagation", "private", *script, *bot]
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=60)
