@@ -6,6 +6,7 @@ import errno
 import fcntl
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from tables.errors import DatabaseProblem, StoreOpenError
@@ -109,14 +110,21 @@ class DatabaseLock:
         """Take the lock of the database at `db_path` (creating an empty file), or refuse: it is held."""
         prepare_folder(db_path)
         try:
-            # Read-only is enough for flock; a read-only file is refused later with its own status.
-            fd = os.open(db_path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            # Read-only is enough for flock (a read-only file is refused later with its own status);
+            # non-blocking, so a FIFO named as the database does not hang the start.
+            fd = os.open(db_path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
         except OSError as exc:
             if not db_path.exists():
                 raise _folder_error(db_path, exc) from None
             raise StoreOpenError(
                 DatabaseProblem.CANNOT_OPEN, f"cannot open the database {db_path}: {exc.strerror}"
             ) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise StoreOpenError(
+                DatabaseProblem.NOT_A_DATABASE,
+                f"{db_path} is not a regular file, so not a database: check MEEPLE_DB",
+            )
         try:
             # flock belongs to the open file: it goes when the process exits, however it exits.
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

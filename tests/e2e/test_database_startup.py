@@ -114,6 +114,15 @@ def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     assert_one_line(out, str(db), "not a SQLite database")
 
 
+def test_a_fifo_named_as_the_database_is_refused_at_once(tmp_path: Path) -> None:
+    """Opening a FIFO to lock it would wait for a writer forever: it is not a database file."""
+    db = tmp_path / "meeple.sqlite3"
+    os.mkfifo(db)
+    code, out = run_bot(db, tmp_path)
+    assert code == exit_code(DatabaseProblem.NOT_A_DATABASE)
+    assert_one_line(out, str(db), "not a regular file", "MEEPLE_DB")
+
+
 def test_a_truncated_database(tmp_path: Path) -> None:
     db = tmp_path / "meeple.sqlite3"
     make_database(db)
