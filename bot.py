@@ -96,6 +96,10 @@ class MeepleBot(commands.Bot):
         if store is not None:
             self.store = store
         self._service_made = False
+        if log.isEnabledFor(logging.DEBUG):
+            # Only then: each listener costs a task per event.
+            self.add_listener(self._log_gateway_event, "on_socket_event_type")
+            self.add_listener(self._log_interaction, "on_interaction")
 
     async def setup_hook(self) -> None:
         """Open the store unless given, create the service, load the cogs, sync commands if they changed."""
@@ -163,11 +167,11 @@ class MeepleBot(commands.Bot):
         user = self.user
         log.info("ready as %s (id %s) in %d server(s)", user, user.id if user else "?", len(self.guilds))
 
-    async def on_socket_event_type(self, event_type: str) -> None:
+    async def _log_gateway_event(self, event_type: str) -> None:
         """DEBUG: the name of each gateway event (discord.py's own DEBUG lines carry whole payloads)."""
         log.debug("gateway event %s", event_type)
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def _log_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """DEBUG: each interaction by its ids, its command or component id (never a name or text typed)."""
         data: Any = interaction.data or {}
         what = data.get("name") if interaction.type is discord.InteractionType.application_command else None

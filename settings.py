@@ -8,6 +8,7 @@ import ipaddress
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,7 +229,8 @@ def _refuse_malformed_token(token: str) -> None:
 def _refuse_control_characters(values: Mapping[str, str]) -> None:
     """Refuse a setting holding a line break or another control character, naming only the variable."""
     for key in sorted(_KEYS - {"DISCORD_TOKEN"}):
-        if any(not c.isprintable() for c in (values.get(key) or "").strip()):
+        # Cc: C0 and C1 controls (tab, line feed, NUL...); Zl, Zp: Unicode's line and paragraph breaks.
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in (values.get(key) or "").strip()):
             raise SettingsError(f"{key} holds a control character (a tab, a line break...): retype it")
 
 
