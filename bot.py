@@ -10,6 +10,7 @@ import importlib
 import json
 import logging
 import pkgutil
+import re
 import signal
 import sys
 import threading
@@ -23,7 +24,7 @@ import discord.gateway
 import discord.http
 from discord.ext import commands
 
-from settings import Settings, SettingsError, load_settings
+from settings import Settings, SettingsError, load_settings, token_pieces
 from tables import Store, TableService
 from tables.clock import OffsetClock
 from tables.database import DatabaseLock
@@ -95,6 +96,10 @@ class MeepleBot(commands.Bot):
         if store is not None:
             self.store = store
         self._service_made = False
+        if log.isEnabledFor(logging.DEBUG):
+            # Only then: each listener costs a task per event.
+            self.add_listener(self._log_gateway_event, "on_socket_event_type")
+            self.add_listener(self._log_interaction, "on_interaction")
 
     async def setup_hook(self) -> None:
         """Open the store unless given, create the service, load the cogs, sync commands if they changed."""
@@ -162,6 +167,26 @@ class MeepleBot(commands.Bot):
         user = self.user
         log.info("ready as %s (id %s) in %d server(s)", user, user.id if user else "?", len(self.guilds))
 
+    async def _log_gateway_event(self, event_type: str) -> None:
+        """DEBUG: the name of each gateway event (discord.py's own DEBUG lines carry whole payloads)."""
+        log.debug("gateway event %s", event_type)
+
+    async def _log_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """DEBUG: each interaction by its ids, its command or component id (never a name or text typed)."""
+        data: Any = interaction.data or {}
+        what = data.get("name") if interaction.type is discord.InteractionType.application_command else None
+        if what is None:
+            custom_id = str(data.get("custom_id", ""))
+            what = custom_id if _OWN_CUSTOM_ID.fullmatch(custom_id) else "(an id not of Meeple's form)"
+        log.debug(
+            "interaction %s: %s %s by user %s in channel %s",
+            interaction.id,
+            interaction.type.name,
+            what,
+            interaction.user.id,
+            interaction.channel_id,
+        )
+
     async def close(self) -> None:
         """Finish the interactions in flight, stop the service (it closes the store), then the client."""
         if self._service_starter is not None:
@@ -191,6 +216,10 @@ class MeepleBot(commands.Bot):
                 return
             log.info("waiting for %d interaction(s) to finish", len(pending))
             await asyncio.wait(pending, timeout=remaining)
+
+
+# Meeple's custom_ids ("mp:act:12:34:0:2", cogs/platform/ids.py): a forged one is not written out.
+_OWN_CUSTOM_ID = re.compile(r"mp:[A-Za-z0-9_:.-]{1,97}")
 
 
 def _interaction_tasks() -> set[asyncio.Task[Any]]:
@@ -250,11 +279,66 @@ def create_bot(settings: Settings, store: Store | None = None, **options: Any) -
     return MeepleBot(settings, store, **options)
 
 
-def setup_logging(level: int) -> None:
-    """Log to stderr through the standard library."""
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", force=True)
-    # discord.py's gateway chatter is only useful when debugging the bot itself.
-    logging.getLogger("discord").setLevel(max(level, logging.INFO))
+OWN_LOGGERS = frozenset({"meeple", "tables", "cogs", "renderers", "engine", "settings", "__main__"})
+"""Meeple's own loggers: the only ones whose DEBUG lines are written (they log ids, never player data)."""
+LIBRARY_LOGGERS = ("discord", "aiosqlite", "aiohttp", "asyncio", "PIL")
+HIDDEN = "[hidden]"
+
+
+def setup_logging(level: int, secret: str = "") -> None:
+    """Log to stderr through the standard library, without library DEBUG lines or any part of `secret`."""
+    logging.basicConfig(level=level, format=LOG_FORMAT, force=True)
+    for name in LIBRARY_LOGGERS:
+        # Their DEBUG lines carry player data: discord.py every payload sent and received
+        # (names, message text), aiosqlite every statement with its parameters.
+        logging.getLogger(name).setLevel(max(level, logging.INFO))
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(SecretHidingFormatter(LOG_FORMAT, secret))
+        handler.addFilter(own_debug_only)
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+
+def own_debug_only(record: logging.LogRecord) -> bool:
+    """Let a DEBUG line through only from Meeple's own loggers (a library's may carry player data)."""
+    return record.levelno > logging.DEBUG or record.name.split(".", 1)[0] in OWN_LOGGERS
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+class SecretHidingFormatter(logging.Formatter):
+    """A formatter that writes `[hidden]` over the secret and every part of it of TOKEN_PIECE characters."""
+
+    def __init__(self, fmt: str, secret: str) -> None:
+        super().__init__(fmt)
+        self._pieces = [piece.translate(_ASCII_LOWER) for piece in token_pieces(secret)]
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The line (traceback included) with every part of the secret hidden."""
+        return hide_pieces(super().format(record), self._pieces)
+
+
+def hide_pieces(text: str, pieces: list[str]) -> str:
+    """`text` with each run covered by one of `pieces` (lower-case ASCII; any case matches) hidden."""
+    # ASCII-only lowering keeps every index in place (str.lower may not: "İ" becomes two characters).
+    folded = text.translate(_ASCII_LOWER)
+    covered = bytearray(len(text))
+    for piece in pieces:
+        start = folded.find(piece)
+        while start != -1:
+            covered[start : start + len(piece)] = b"\x01" * len(piece)
+            start = folded.find(piece, start + 1)
+    if not any(covered):
+        return text
+    out: list[str] = []
+    for i, char in enumerate(text):
+        if not covered[i]:
+            out.append(char)
+        elif i == 0 or not covered[i - 1]:
+            out.append(HIDDEN)
+    return "".join(out)
 
 
 async def run(settings: Settings) -> int:
@@ -262,7 +346,7 @@ async def run(settings: Settings) -> int:
     try:
         lock = hold_database(settings.db_path)
     except StoreOpenError as exc:
-        log.error("%s", exc)
+        log.error("%s", printable(str(exc)))
         return EXIT_DATABASE[exc.problem]
     with lock:
         return await serve(settings)
@@ -281,7 +365,7 @@ async def serve(settings: Settings) -> int:
         # Before Discord: a database that cannot be used is reported whatever Discord does.
         store = await Store.open(settings.db_path)
     except StoreOpenError as exc:
-        log.error("%s", exc)
+        log.error("%s", printable(str(exc)))
         await _let_sqlite_workers_finish()
         return EXIT_DATABASE[exc.problem]
     bot = create_bot(settings, store)
@@ -318,6 +402,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def printable(text: str) -> str:
+    """`text` on one line: line breaks and other control characters (say, in a path) written as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 async def _let_sqlite_workers_finish(timeout: float = 1.0) -> None:
     # aiosqlite stops the worker thread of a connection that failed to open without waiting
     # for it; if the loop closes first, the thread reports "Event loop is closed".
@@ -335,7 +424,7 @@ def main() -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return EXIT_SETTINGS
-    setup_logging(settings.log_level_number)
+    setup_logging(settings.log_level_number, settings.token)
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         return asyncio.run(run(settings))

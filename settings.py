@@ -8,6 +8,7 @@ import ipaddress
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +102,8 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     _refuse_misplaced_token(values, token)
     if not token:
         raise SettingsError(TOKEN_HELP)
+    _refuse_malformed_token(token)
+    _refuse_control_characters(values)
     log_level = (values.get("MEEPLE_LOG_LEVEL") or "INFO").strip().upper()
     if log_level not in LOG_LEVELS:
         raise SettingsError(f"MEEPLE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
@@ -157,24 +160,78 @@ def _read_env_file(path: Path) -> str:
 
 
 def _refuse_misplaced_token(values: Mapping[str, str], token: str) -> None:
-    """Refuse a Meeple setting that holds the token (pasted into the wrong line), naming only the variable."""
+    """Refuse a Meeple setting that holds the token or a part of it, naming only the variable.
+
+    Such a value would be printed back in a message (a database path, an address).
+    """
     for key in sorted(_KEYS - {"DISCORD_TOKEN"}):
         value = (values.get(key) or "").strip()
-        if value and (value == token or (len(token) >= 20 and token in value) or _looks_like_a_token(value)):
+        if value and (value == token or shares_a_piece(value, token) or _looks_like_a_token(value)):
             raise SettingsError(
-                f"{key} holds what looks like the Discord token (not shown): "
+                f"{key} holds what looks like the Discord token or a part of it (not shown): "
                 "the token belongs in DISCORD_TOKEN only"
             )
 
 
+TOKEN_PIECE = 12
+"""The length from which a run of the token's characters found elsewhere counts as a part of it."""
+
+
+def token_pieces(token: str) -> list[str]:
+    """Every run of TOKEN_PIECE characters of the token (none for a token shorter than that)."""
+    return [token[i : i + TOKEN_PIECE] for i in range(len(token) - TOKEN_PIECE + 1)]
+
+
+def shares_a_piece(text: str, token: str) -> bool:
+    """Whether `text` holds a part of the token at least TOKEN_PIECE characters long, in any case."""
+    folded = text.casefold()
+    return any(piece.casefold() in folded for piece in token_pieces(token))
+
+
 def _looks_like_a_token(text: str) -> bool:
-    """Whether `text` holds something shaped like a bot token: its first part is a user id in base64."""
+    """Whether `text` holds something shaped like a bot token, or its first part: a user id in base64."""
     for found in _TOKEN_SHAPE.finditer(text):
-        head = found.group(1)
-        with contextlib.suppress(ValueError):
-            if base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).isdigit():
-                return True
+        if _is_a_user_id(found.group(1)):
+            return True
+    return any(_is_a_user_id(run) for run in _ID_PART.findall(text))
+
+
+# A token's first part alone: Discord's user ids have 17 to 20 digits, 23 to 27 characters in base64.
+_ID_PART = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22,28}(?![A-Za-z0-9_-])")
+
+
+def _is_a_user_id(head: str) -> bool:
+    with contextlib.suppress(ValueError):
+        decoded = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
+        return decoded.isdigit() and len(decoded) >= 16
     return False
+
+
+# What Discord's tokens are made of: base64url parts joined by dots.
+_TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _refuse_malformed_token(token: str) -> None:
+    """Refuse a token with a character no Discord token has (it would be sent in an HTTP header)."""
+    if _TOKEN_CHARACTERS.fullmatch(token):
+        return
+    if token.lower().startswith("bot "):
+        raise SettingsError(
+            "DISCORD_TOKEN starts with 'Bot ': give the token alone, Meeple adds that word itself"
+        )
+    raise SettingsError(
+        "DISCORD_TOKEN holds a character no Discord token has (a space, a control character or a"
+        " letter outside A-Z; the token is not shown): copy it again from"
+        " https://discord.com/developers/applications (your app, Bot, Reset Token)"
+    )
+
+
+def _refuse_control_characters(values: Mapping[str, str]) -> None:
+    """Refuse a setting holding a line break or another control character, naming only the variable."""
+    for key in sorted(_KEYS - {"DISCORD_TOKEN"}):
+        # Cc: C0 and C1 controls (tab, line feed, NUL...); Zl, Zp: Unicode's line and paragraph breaks.
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in (values.get(key) or "").strip()):
+            raise SettingsError(f"{key} holds a control character (a tab, a line break...): retype it")
 
 
 def _loopback_url(name: str, text: str | None) -> URL | None:

@@ -1,12 +1,12 @@
-"""The database file: its folder, the one-process lock beside it, and what a SQLite error means."""
+"""The database file: its folder, the one-process lock on it, and what a SQLite error means."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import fcntl
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from tables.errors import DatabaseProblem, StoreOpenError
@@ -37,11 +37,6 @@ def primary_code(exc: sqlite3.Error) -> int | None:
 def is_lasting(exc: sqlite3.Error) -> bool:
     """Whether a database error persists until someone fixes the disk or the file (not busy, not a bug)."""
     return primary_code(exc) in LASTING_CODES
-
-
-def lock_path(db_path: Path) -> Path:
-    """The lock file beside the database."""
-    return db_path.with_name(db_path.name + ".lock")
 
 
 def prepare_folder(db_path: Path) -> None:
@@ -97,7 +92,14 @@ def check_folder_writable(db_path: Path) -> None:
 
 
 class DatabaseLock:
-    """An OS lock on `<database>.lock`, held while the process runs; a crash releases it at once."""
+    """An OS lock on the database file itself, held while the process runs; a crash releases it at once.
+
+    It belongs to the file, not to the name given: a symbolic or a hard link to a served
+    database meets the same lock. It is a flock(2) lock, which on Linux is independent of
+    the POSIX (fcntl) locks SQLite takes on the same file; the descriptor must stay open
+    until the store is closed, since closing any descriptor of a file drops every POSIX
+    lock this process holds on it.
+    """
 
     def __init__(self, path: Path, fd: int) -> None:
         self.path = path
@@ -105,28 +107,33 @@ class DatabaseLock:
 
     @classmethod
     def acquire(cls, db_path: Path) -> DatabaseLock:
-        """Take the lock of the database at `db_path`, or refuse: another process holds it."""
+        """Take the lock of the database at `db_path` (creating an empty file), or refuse: it is held."""
         prepare_folder(db_path)
-        path = lock_path(db_path)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            # Read-only is enough for flock (a read-only file is refused later with its own status);
+            # non-blocking, so a FIFO named as the database does not hang the start.
+            fd = os.open(db_path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
         except OSError as exc:
-            if not path.exists():
+            if not db_path.exists():
                 raise _folder_error(db_path, exc) from None
             raise StoreOpenError(
-                DatabaseProblem.CANNOT_OPEN,
-                f"cannot open the lock file {path} of the database {db_path}: {exc.strerror}",
+                DatabaseProblem.CANNOT_OPEN, f"cannot open the database {db_path}: {exc.strerror}"
             ) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise StoreOpenError(
+                DatabaseProblem.NOT_A_DATABASE,
+                f"{db_path} is not a regular file, so not a database: check MEEPLE_DB",
+            )
         try:
             # flock belongs to the open file: it goes when the process exits, however it exits.
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
-            holder = _read_pid(fd)
+            holder = _lock_holder(os.fstat(fd))
             os.close(fd)
             if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise StoreOpenError(
-                    DatabaseProblem.CANNOT_OPEN,
-                    f"cannot lock the database {db_path} ({path}): {exc.strerror}",
+                    DatabaseProblem.CANNOT_OPEN, f"cannot lock the database {db_path}: {exc.strerror}"
                 ) from None
             who = f" (pid {holder})" if holder else ""
             raise StoreOpenError(
@@ -134,14 +141,10 @@ class DatabaseLock:
                 f"another Meeple process{who} is using the database {db_path}: stop it first,"
                 " or give this one its own MEEPLE_DB",
             ) from None
-        # The holder's pid, for the message a second process prints (a full disk only loses it).
-        with contextlib.suppress(OSError):
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        return cls(path, fd)
+        return cls(Path(os.path.realpath(db_path)), fd)
 
     def release(self) -> None:
-        """Let another process take the database (closing the file drops the lock)."""
+        """Let another process take the database (closing the file drops the lock); after the store closes."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -153,10 +156,30 @@ class DatabaseLock:
         self.release()
 
 
-def _read_pid(fd: int) -> int | None:
-    with contextlib.suppress(OSError, ValueError):
-        return int(os.pread(fd, 32, 0).decode().strip())
-    return None
+def _lock_holder(held: os.stat_result, locks: Path = Path("/proc/locks")) -> int | None:
+    """The pid holding a flock on this file, from Linux's lock table (None if it cannot be told)."""
+    try:
+        lines = locks.read_text(encoding="ascii", errors="replace").splitlines()
+    except OSError:
+        return None
+    same_inode: list[int] = []
+    for line in lines:
+        # "1: FLOCK  ADVISORY  WRITE 7933 fe:00:2146737 0 EOF"; waiters are marked "->".
+        fields = line.split()
+        if len(fields) < 6 or fields[1] != "FLOCK":
+            continue
+        major, minor, inode = [*fields[5].split(":"), "", "", ""][:3]
+        if not (fields[4].isdigit() and inode.isdigit() and int(inode) == held.st_ino):
+            continue
+        try:
+            device = os.makedev(int(major, 16), int(minor, 16))
+        except ValueError:
+            device = -1
+        if device == held.st_dev:
+            return int(fields[4])
+        # Some file systems (overlayfs, btrfs) show another device number than stat gives.
+        same_inode.append(int(fields[4]))
+    return same_inode[0] if len(same_inode) == 1 else None
 
 
 def open_error(db_path: str, exc: sqlite3.Error, *, migrating: bool = False) -> StoreOpenError:
@@ -175,8 +198,12 @@ def open_error(db_path: str, exc: sqlite3.Error, *, migrating: bool = False) -> 
             DatabaseProblem.READ_ONLY,
             f"the database {db_path} is read-only: make the file writable by this user",
         )
-    if code == SQLITE_FULL:
-        return StoreOpenError(DatabaseProblem.DISK_FULL, f"the disk holding the database {db_path} is full")
+    if code == SQLITE_FULL or (code == SQLITE_IOERR and _nearly_full(Path(db_path).parent)):
+        # SQLite reports a shared-memory file it could not grow (SQLITE_IOERR_SHMSIZE) as an I/O
+        # error without its errno: a new database on a disk with 12 KB free fails that way.
+        return StoreOpenError(
+            DatabaseProblem.DISK_FULL, f"the disk holding the database {db_path} is full: free some space"
+        )
     if code in (SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR) or not migrating:
         return StoreOpenError(DatabaseProblem.CANNOT_OPEN, f"cannot open the database {db_path}: {exc}")
     return StoreOpenError(
@@ -184,10 +211,32 @@ def open_error(db_path: str, exc: sqlite3.Error, *, migrating: bool = False) -> 
     )
 
 
+NEARLY_FULL_BYTES = 1 << 20
+"""Below this much free space an I/O error while opening is taken for a full disk."""
+
+
+def _nearly_full(folder: Path) -> bool:
+    """Whether the file system holding `folder` has (almost) no space left for this process."""
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return False
+    # Root may also write into the blocks reserved for it.
+    blocks = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail
+    return blocks * stats.f_frsize < NEARLY_FULL_BYTES
+
+
 def damaged(db_path: str, report: list[str]) -> StoreOpenError:
-    """The start-up error for a database whose integrity check found problems."""
-    first = report[0] if report else "integrity check failed"
-    more = f" and {len(report) - 1} more problem(s)" if len(report) > 1 else ""
+    """The one-line start-up error for a database whose integrity check found problems."""
+    # SQLite packs several problems into one row, one a line, under a "*** in database main ***" heading.
+    problems = [
+        line.strip()
+        for row in report
+        for line in row.splitlines()
+        if line.strip() and not line.lstrip().startswith("*** in database")
+    ]
+    first = problems[0] if problems else "integrity check failed"
+    more = f" and {len(problems) - 1} more problem(s)" if len(problems) > 1 else ""
     return StoreOpenError(
         DatabaseProblem.DAMAGED,
         f"the database {db_path} is damaged ({first}{more}): restore it from a backup",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -134,3 +135,41 @@ async def test_reconnects_after_the_gateway_drops_and_still_answers(
         await fake.wait_message(lambda m: m.channel_id == channel.id and "Join" in m.labels(), what="a lobby")
     finally:
         await stop_bot(bot, task)
+
+
+TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GqXyZw.HideMeHideMeHideMeHideMeHideMeHideMeHi"
+
+
+def test_the_log_formatter_hides_the_token_and_every_part_of_it_in_any_case() -> None:
+    formatter = botmod.SecretHidingFormatter("%(message)s", TOKEN)
+    try:
+        raise ValueError(f"bad header {TOKEN[30:60]}")
+    except ValueError:
+        record = logging.LogRecord(
+            "aiohttp", logging.ERROR, __file__, 1, "%s and %s", (TOKEN, TOKEN[5:25].upper()), sys.exc_info()
+        )
+    line = formatter.format(record)
+    assert line.startswith("[hidden] and [hidden]") and "ValueError: bad header [hidden]" in line
+    assert not [
+        TOKEN[i : i + 12] for i in range(len(TOKEN) - 11) if TOKEN[i : i + 12].lower() in line.lower()
+    ]
+    # Less than a piece, and text around it, stays; an İ (two characters in lower case) shifts nothing.
+    assert (
+        botmod.hide_pieces(f"İ {TOKEN[:11]} İ {TOKEN[:12]}!", [TOKEN[:12].lower()])
+        == f"İ {TOKEN[:11]} İ [hidden]!"
+    )
+
+
+def test_debug_lines_come_from_meeple_s_own_loggers_only() -> None:
+    def record(name: str, level: int) -> logging.LogRecord:
+        return logging.LogRecord(name, level, __file__, 1, "x", (), None)
+
+    assert botmod.own_debug_only(record("tables.store", logging.DEBUG))
+    assert botmod.own_debug_only(record("meeple", logging.DEBUG))
+    assert not botmod.own_debug_only(record("aiosqlite", logging.DEBUG))
+    assert not botmod.own_debug_only(record("discord.gateway", logging.DEBUG))
+    assert botmod.own_debug_only(record("discord.client", logging.INFO))
+
+
+def test_a_start_up_error_is_logged_on_one_line() -> None:
+    assert botmod.printable("the folder a\nb\tc of the database") == "the folder a\\nb\\tc of the database"

@@ -189,3 +189,46 @@ def test_bot_py_never_prints_the_token_for_a_settings_error(tmp_path: Path, case
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1, err
     assert ".env line" in err or "MEEPLE_" in err or "UTF-8" in err
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["MEEPLE_DB", "MEEPLE_LOG_LEVEL", "MEEPLE_DEV_GUILD", "MEEPLE_BOT_DELAY", "MEEPLE_DISCORD_API_BASE"],
+)
+@pytest.mark.parametrize("piece", [TOKEN[:12], TOKEN[20:40].lower(), TOKEN[-12:]])
+def test_a_part_of_the_token_in_another_variable_is_refused_without_showing_it(
+    tmp_path: Path, key: str, piece: str
+) -> None:
+    with pytest.raises(SettingsError, match=key) as info:
+        load_settings({"DISCORD_TOKEN": TOKEN, key: f"data/{piece}.sqlite3"}, tmp_path / "absent.env")
+    assert "part of it" in str(info.value)
+    assert not any(TOKEN[i : i + 8] in str(info.value) for i in range(len(TOKEN) - 7))
+
+
+def test_a_token_s_first_part_alone_is_refused_even_beside_another_token(tmp_path: Path) -> None:
+    # The id part of some other bot's token: a user id in base64, whatever DISCORD_TOKEN holds.
+    with pytest.raises(SettingsError, match="MEEPLE_DB"):
+        load_settings({"DISCORD_TOKEN": "t", "MEEPLE_DB": f"data/{TOKEN.split('.')[0]}"}, tmp_path / "x")
+
+
+def test_a_path_sharing_a_few_characters_with_the_token_is_kept(tmp_path: Path) -> None:
+    name = f"data/{TOKEN[:11]}/meeple-production-database-2026.sqlite3"
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "MEEPLE_DB": name}, tmp_path / "absent.env")
+    assert settings.db_path == Path(name)
+
+
+@pytest.mark.parametrize("token", ["abc\x01def", "abc\x7fdef", "abc def", "tökén", "Bot abcdef", "a\u200bb"])
+def test_a_token_with_a_character_no_token_has_is_refused_without_showing_it(
+    tmp_path: Path, token: str
+) -> None:
+    with pytest.raises(SettingsError, match="DISCORD_TOKEN") as info:
+        load_settings({"DISCORD_TOKEN": token}, tmp_path / "absent.env")
+    assert token not in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_setting_with_a_control_character_is_refused_naming_it(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=t\nMEEPLE_DB=data/mee\x00ple.sqlite3\n")
+    with pytest.raises(SettingsError, match="MEEPLE_DB") as info:
+        load_settings({}, env_file)
+    assert "mee" not in str(info.value)

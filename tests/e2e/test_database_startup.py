@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -113,6 +114,15 @@ def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     assert_one_line(out, str(db), "not a SQLite database")
 
 
+def test_a_fifo_named_as_the_database_is_refused_at_once(tmp_path: Path) -> None:
+    """Opening a FIFO to lock it would wait for a writer forever: it is not a database file."""
+    db = tmp_path / "meeple.sqlite3"
+    os.mkfifo(db)
+    code, out = run_bot(db, tmp_path)
+    assert code == exit_code(DatabaseProblem.NOT_A_DATABASE)
+    assert_one_line(out, str(db), "not a regular file", "MEEPLE_DB")
+
+
 def test_a_truncated_database(tmp_path: Path) -> None:
     db = tmp_path / "meeple.sqlite3"
     make_database(db)
@@ -134,6 +144,21 @@ def test_a_database_with_a_damaged_page(tmp_path: Path) -> None:
     code, out = run_bot(db, tmp_path)
     assert code == exit_code(DatabaseProblem.DAMAGED)
     assert_one_line(out, str(db), "damaged")
+
+
+def test_a_database_with_many_damaged_cells_is_one_line(tmp_path: Path) -> None:
+    """SQLite reports the problems of one page in one row, a line each: the log still gets one line."""
+    db = tmp_path / "meeple.sqlite3"
+    make_database(db)
+    data = bytearray(db.read_bytes())
+    leaves = [n for n in range(1, len(data) // 4096) if data[n * 4096] == 0x0D]
+    page = leaves[len(leaves) // 2] * 4096
+    # The cell pointers of a table leaf in the middle point past the end of the page.
+    data[page + 8 : page + 24] = b"\xff" * 16
+    db.write_bytes(bytes(data))
+    code, out = run_bot(db, tmp_path)
+    assert code == exit_code(DatabaseProblem.DAMAGED)
+    assert_one_line(out, str(db), "damaged", "out of range", "more problem(s)", "backup")
 
 
 def test_a_database_from_a_newer_meeple(tmp_path: Path) -> None:
@@ -188,11 +213,62 @@ def test_a_folder_that_does_not_exist(tmp_path: Path, where: str) -> None:
     assert not (tmp_path / "missing").exists()
 
 
+def test_a_path_with_a_line_break_is_refused_on_one_line(tmp_path: Path) -> None:
+    """A line break in MEEPLE_DB would split the line naming the path: the setting is refused, named."""
+    code, out = run_bot(tmp_path / "two\nlines" / "deeper" / "meeple.sqlite3", tmp_path)
+    assert code == botmod.EXIT_SETTINGS
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and "MEEPLE_DB" in lines[0] and "lines" not in lines[0], out
+
+
 def test_only_the_last_missing_folder_is_created(tmp_path: Path) -> None:
     # The usual first start: data/ does not exist yet. Discord is unreachable, so it stops there.
     code, out = run_bot(tmp_path / "data" / "meeple.sqlite3", tmp_path)
     assert code == botmod.EXIT_DISCORD_UNREACHABLE, out
     assert (tmp_path / "data" / "meeple.sqlite3").is_file()
+
+
+SMALL_DISK = 1024 * 1024
+NO_MOUNT = 97
+# In a mount namespace of its own: a small tmpfs (holding a copy of $4 if given) filled up to
+# $2 bytes free, then bot.py on it. The mount goes away with the process, whatever happens.
+ON_A_SMALL_DISK = """
+mount -t tmpfs -o size=$3 meeple-test "$1" || exit 97
+if [ -n "$4" ]; then cp "$4" "$1/meeple.sqlite3" || exit 98; fi
+avail=$(( $(stat -f -c '%a*%S' "$1") ))
+head -c $(( avail - $2 )) /dev/zero > "$1/filler"
+shift 4
+exec "$@"
+"""
+
+
+@pytest.mark.parametrize(("database", "free_kb"), [("new", 12), ("new", 32), ("existing", 12)])
+def test_a_database_on_a_full_disk(tmp_path: Path, database: str, free_kb: int) -> None:
+    """With a few KB free SQLite reports an I/O error (it cannot grow its -shm file): the disk is full."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare(1) to mount a small file system")
+    source = ""
+    if database == "existing":
+        source = str(tmp_path / "made.sqlite3")
+        code, out = run_bot_migrate(Path(source))
+        assert code == 0, out
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    db = disk / "meeple.sqlite3"
+    env = child_env(
+        DISCORD_TOKEN="t",
+        MEEPLE_DB=str(db),
+        MEEPLE_DISCORD_API_BASE=f"http://127.0.0.1:{closed_port()}/api/v10",
+    )
+    script = ["sh", "-c", ON_A_SMALL_DISK, "sh", str(disk), str(free_kb * 1024), str(SMALL_DISK), source]
+    bot = [sys.executable, str(ROOT / "bot.py")]
+    command = ["unshare", "--mount", "--propagation", "private", *script, *bot]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=60)
+    out = (done.stdout + done.stderr).decode(errors="replace")
+    if done.returncode == NO_MOUNT or "unshare failed" in out:
+        pytest.skip(f"cannot mount a tmpfs here: {out.strip()}")
+    assert done.returncode == exit_code(DatabaseProblem.DISK_FULL), out
+    assert_one_line(out, str(db), "disk", "is full")
 
 
 async def test_a_second_process_on_the_same_database_is_refused(
@@ -221,3 +297,37 @@ async def test_a_second_process_on_the_same_database_is_refused(
     await third.start()
     await third.wait_output("ready as", after=mark)
     assert await third.terminate() == 0
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+async def test_a_second_process_through_another_name_is_refused(
+    world: World, bot_process: Callable[[], BotProcess], tmp_path: Path, link: str
+) -> None:
+    """The lock belongs to the file: a second name for a served database meets it too."""
+    first = bot_process()
+    await first.start()
+    await first.wait_output("table service started")
+    assert first.proc is not None
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    alias = other / "alias.sqlite3"
+    if link == "symlink":
+        alias.symlink_to(world.db_path)
+    else:
+        os.link(world.db_path, alias)
+    env = child_env(
+        DISCORD_TOKEN=world.fake.token,
+        MEEPLE_DB=str(alias),
+        MEEPLE_LOG_LEVEL="INFO",
+        MEEPLE_DISCORD_API_BASE=world.fake.api_base,
+    )
+    second = BotProcess(env, tmp_path, tmp_path / "second.log")
+    await second.start()
+    try:
+        assert await second.wait_exit() == exit_code(DatabaseProblem.LOCKED)
+    finally:
+        await second.kill()
+    refusal = second.output().replace("--- start ---", "")
+    assert_one_line(refusal, str(alias), "another Meeple process", f"pid {first.proc.pid}")
+    assert first.proc.returncode is None
+    assert len(world.fake.identifies) == 1, "the second process never reached Discord"

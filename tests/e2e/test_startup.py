@@ -7,10 +7,12 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import bot as botmod
 from tests.e2e.botprocess import BotProcess, child_env
 from tests.e2e.conftest import World
-from tests.e2e.players import private_answer
+from tests.e2e.players import play_move, private_answer
 
 GUILDS_INTENT = 1
 
@@ -139,6 +141,89 @@ async def test_the_token_is_never_printed_at_debug(world: World, tmp_path: Path)
     assert "DEBUG" in out
     for secret in (token, token.split(".")[-1]):
         assert secret not in out
+
+
+async def test_a_game_at_debug_logs_no_player_data_nor_any_part_of_the_token(
+    world: World, tmp_path: Path
+) -> None:
+    """DEBUG holds Meeple's own lines: no statement with its parameters, no payload, no name, no text."""
+    token = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GqXyZw.DebugSecretDebugSecretDebugSecretDebugSecr"
+    fake, channel = world.fake, world.channel
+    fake.token = token
+    player = fake.add_user("Quillonia Vexbright")
+    env = child_env(
+        DISCORD_TOKEN=token, MEEPLE_DB=str(world.db_path), MEEPLE_LOG_LEVEL="DEBUG", MEEPLE_BOT_DELAY="0.05"
+    )
+    env["MEEPLE_DISCORD_API_BASE"] = fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    try:
+        await process.wait_output("ready as")
+        # What a player types goes into the database: a statement's parameters.
+        typed = {"time_zone": "Pacific/Chatham", "quiet_hours": "21:17-06:43"}
+        await fake.wait_answered(await fake.slash("settings", player, channel, typed))
+        await fake.wait_answered(await fake.slash("play tomatoes", player, channel))
+        lobby = await fake.wait_message(
+            lambda m: m.channel_id == channel.id and "Join" in m.labels(), what="a lobby"
+        )
+        add_bot = next(cid for cid in lobby.custom_ids() if cid.endswith(":bot"))
+        await fake.wait_answered(await fake.select(lobby, add_bot, ["normal"], player))
+        await fake.wait_answered(await fake.click_label(lobby, "Start", player))
+        thread = (await fake.wait_for(lambda: fake.threads_of(channel.id), 10, "the game thread"))[0]
+        version = -1
+        for _ in range(3):
+            version, _ = await play_move(fake, thread.id, player, version)
+        assert await process.terminate() == 0
+    finally:
+        await process.kill()
+    out = process.output()
+    assert "DEBUG" in out and "Traceback" not in out
+    assert "Quillonia" not in out and "Vexbright" not in out
+    assert "Chatham" not in out and "21:17" not in out
+    # No SQL with its parameters (aiosqlite), no payload sent or received (discord.py).
+    assert "executing" not in out and "INSERT" not in out and "WebSocket Event" not in out
+    said = {line for m in fake.messages.values() for line in m.text().splitlines() if len(line) >= 12}
+    assert said and not [line for line in said if line in out]
+    assert not [token[i : i + 20] for i in range(len(token) - 19) if token[i : i + 20] in out]
+
+
+@pytest.mark.parametrize("where", ["MEEPLE_DB", "MEEPLE_DISCORD_API_BASE"])
+async def test_a_part_of_the_token_in_another_setting_is_never_printed(
+    world: World, tmp_path: Path, where: str
+) -> None:
+    """A token pasted half into MEEPLE_DB (or an address) is refused by name, exit 2, none of it shown."""
+    token = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GqXyZw.PartSecretPartSecretPartSecretPartSecretPa"
+    env = child_env(DISCORD_TOKEN=token, MEEPLE_DB=str(world.db_path), MEEPLE_LOG_LEVEL="DEBUG")
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    # Each piece alone: its id part, a middle with the dots, its secret part.
+    for piece in (token[:27], token[10:50], token[-30:]):
+        if where == "MEEPLE_DB":
+            env["MEEPLE_DB"] = str(tmp_path / "missing" / "deeper" / f"{piece}.sqlite3")
+        else:
+            env["MEEPLE_DISCORD_API_BASE"] = f"{world.fake.api_base}/{piece}"
+        process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+        mark = len(process.output())
+        await process.start()
+        assert await process.wait_exit() == botmod.EXIT_SETTINGS == 2, process.output()[mark:]
+        out = process.output()[mark:].replace("--- start ---", "").strip()
+        assert len(out.splitlines()) == 1 and where in out and "Traceback" not in out, out
+        assert not [token[i : i + 20] for i in range(len(token) - 19) if token[i : i + 20] in out]
+    assert world.fake.requests == []
+
+
+@pytest.mark.parametrize("token", ["abc\x01def", "abc\x7fdef", "abc\tdef", "Bot abcdef", "tökén"])
+async def test_a_token_with_a_character_no_token_has_exits_2_naming_it(
+    world: World, tmp_path: Path, token: str
+) -> None:
+    env = child_env(DISCORD_TOKEN=token, MEEPLE_DB=str(world.db_path))
+    env["MEEPLE_DISCORD_API_BASE"] = world.fake.api_base
+    process = BotProcess(env, tmp_path, tmp_path / "bot.log")
+    await process.start()
+    assert await process.wait_exit() == botmod.EXIT_SETTINGS == 2
+    out = process.output().replace("--- start ---", "").strip()
+    assert len(out.splitlines()) == 1 and "DISCORD_TOKEN" in out and "Traceback" not in out, out
+    assert token not in out
+    assert world.fake.requests == []
 
 
 async def test_a_discord_error_at_login_exits_5_in_one_line(world: World, tmp_path: Path) -> None:

@@ -387,7 +387,7 @@ async def test_open_creates_only_the_last_missing_folder(tmp_path: Path) -> None
 def test_the_database_lock_admits_one_holder_at_a_time(tmp_path: Path) -> None:
     db = tmp_path / "data" / "meeple.db"
     with DatabaseLock.acquire(db) as held:
-        assert held.path == tmp_path / "data" / "meeple.db.lock"
+        assert held.path == tmp_path / "data" / "meeple.db"
         with pytest.raises(StoreOpenError) as refused:
             DatabaseLock.acquire(db)
         assert refused.value.problem is DatabaseProblem.LOCKED
