@@ -70,9 +70,10 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     seen = _seen(view, viewer, names)
     mover = _to_move(view)
+    status = _status_lines(view, viewer, seen, mover)
     chosen_lines = _chosen_lines(view, mover, seen)
     heights = (
-        HEADER_H + CHOSEN_H * len(chosen_lines),
+        HEADER_H + STATUS_H * (len(status) - 1) + CHOSEN_H * len(chosen_lines),
         _players_height(view, seen, viewer),
         city.BUILDING_H,
         city.middle_height(view, WIDTH - 2 * PAD),
@@ -84,7 +85,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     players, rest = rest.take_top(heights[1], GAP)
     buildings, rest = rest.take_top(heights[2], GAP)
     middle, rest = rest.take_top(heights[3], GAP)
-    _header(canvas, header, view, viewer, seen, mover, chosen_lines)
+    _header(canvas, header, view, status, chosen_lines)
     _players(canvas, players, view, viewer, seen, mover)
     for index, box in enumerate(buildings.columns(3, GAP)):
         city.building(canvas, box, view, index)
@@ -134,32 +135,37 @@ def _possessive(name: str) -> str:
 # -- header ----------------------------------------------------------------------------------
 
 HEADER_H = 92
+STATUS_H = 50
 CHOSEN_H = 42
 
 
-def _header(
-    canvas: Canvas,
-    box: Box,
-    view: TroyesState,
-    viewer: int | None,
-    seen: list[Seen],
-    mover: int | None,
-    chosen_lines: list[str],
-) -> None:
+def _header(canvas: Canvas, box: Box, view: TroyesState, status: list[str], chosen_lines: list[str]) -> None:
     canvas.text((box.x, box.y), _title(view, box.w), TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
     y = box.y + 42
     if view.phase is Phase.OVER:
-        canvas.text((box.x, y), _result_line(seen), STATUS, fill=palette.ACTIVE, max_width=box.w)
+        canvas.text((box.x, y), status[0], STATUS, fill=palette.ACTIVE, max_width=box.w)
         return
+    if status:
+        canvas.paste(shapes.arrow(34), box.x, y + 3)
+    for line in status:
+        canvas.text((box.x + 44, y), line, STATUS, max_width=box.w - 44)
+        y += STATUS_H
+    for line in chosen_lines:
+        canvas.text((box.x + 44, y + 4), line, TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44)
+        y += CHOSEN_H
+
+
+def _status_lines(view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None) -> list[str]:
+    """'Ana: dice for the Palace', or 'Ana:' and what she decides on two lines when one is too short."""
+    if view.phase is Phase.OVER:
+        return [_result_line(seen)]
     if mover is None:
-        return
-    canvas.paste(shapes.arrow(34), box.x, y + 3)
+        return []
     who = "Your move" if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
-    canvas.text((box.x + 44, y), f"{who}: {_doing(view)}", STATUS, max_width=box.w - 44)
-    for index, line in enumerate(chosen_lines):
-        canvas.text(
-            (box.x + 44, y + 54 + index * CHOSEN_H), line, TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44
-        )
+    line = f"{who}: {_doing(view)}"
+    if font(STATUS).getlength(line) <= WIDTH - 2 * PAD - 44:
+        return [line]
+    return [f"{who}:", _doing(view)]
 
 
 def _title(view: TroyesState, room: int) -> str:

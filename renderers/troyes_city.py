@@ -35,7 +35,12 @@ SPACE = 50
 
 
 def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
-    """A building: its spaces row by row (entry on the left), die values, and the expelled citizens."""
+    """A building: its rows of numbered spaces (entry on the left), and the expelled citizens.
+
+    Each row is a sunken track holding its spaces, each space numbered as the buttons name it
+    ("Bishopric, space 4"). A die enters the row whose space numbers include its value; where the
+    data ever says otherwise, the die values are written before the row.
+    """
     spec = board().buildings[index]
     canvas.panel(box)
     inner = box.inset(12, 10)
@@ -55,23 +60,20 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
         else:
             lines.append([row])
     y = inner.y + 54
-    spaces_now = view.buildings[index]
     for line in lines:
         x = inner.x
-        cy = y + SPACE // 2
         for row in line:
-            label = _values_label(values[row])
-            used = canvas.text((x, cy), label, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-            x += round(used) + 8
-            for space in spec.rows[row]:
-                owner = spaces_now[space]
-                if owner is None:
-                    canvas.paste_centred(shapes.ring(SPACE - 6, palette.PANEL_EDGE), x + SPACE // 2, cy)
-                else:
-                    canvas.paste_centred(token(SPACE - 6, owner), x + SPACE // 2, cy)
-                    owner_mark(canvas, x + SPACE // 2, cy, owner)
-                x += SPACE + 6
-            x += 22
+            spaces = spec.rows[row]
+            if values[row] != [space + 1 for space in spaces]:
+                used = canvas.text(
+                    (x, y + SPACE // 2),
+                    _values_label(values[row]),
+                    TEXT_MIN,
+                    fill=palette.TEXT_DIM,
+                    anchor="lm",
+                )
+                x += round(used) + 8
+            x = _track(canvas, x, y, spaces, view.buildings[index]) + TRACK_GAP
         y += SPACE + 10
     lying = view.lying[index] if index < len(view.lying) else []
     if lying:
@@ -85,6 +87,32 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
             canvas.paste_centred(lying_citizen(56, 36, owner), x + 28, cy)
             owner_mark(canvas, x + 28, cy, owner)
             x += 62
+
+
+TRACK_PAD = 7
+TRACK_GAP = 14
+SPACE_GAP = 14
+
+
+def _track(canvas: Canvas, x: int, y: int, spaces: tuple[int, ...], owners: list[int | None]) -> int:
+    """A row's spaces on a sunken track from (x, y), each with its number; return the track's right."""
+    digits = font(TEXT_MIN)
+    cells = [(space, round(digits.getlength(str(space + 1)))) for space in spaces]
+    w = 2 * TRACK_PAD + sum(n + 4 + SPACE - 6 for _, n in cells) + SPACE_GAP * (len(cells) - 1)
+    canvas.panel(Box(x, y, w, SPACE), fill=palette.PANEL_SUNK, edge=None, radius=SPACE // 2)
+    cy = y + SPACE // 2
+    x += TRACK_PAD
+    for space, n in cells:
+        canvas.text((x, cy), str(space + 1), TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        cx = x + n + 4 + (SPACE - 6) // 2
+        owner = owners[space]
+        if owner is None:
+            canvas.paste_centred(shapes.ring(SPACE - 6, palette.PANEL_EDGE), cx, cy)
+        else:
+            canvas.paste_centred(token(SPACE - 6, owner), cx, cy)
+            owner_mark(canvas, cx, cy, owner)
+        x += n + 4 + SPACE - 6 + SPACE_GAP
+    return x - SPACE_GAP + TRACK_PAD
 
 
 def _values_label(values: list[int]) -> str:
