@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
 
 from PIL import Image
 
+from engine.core import Options, Rules
 from renderers.kit import Canvas
 from renderers.layout import Box
+from renderers.playout import states
+from renderers.text import clean_name
 
 MAX_BYTES = 1_000_000
 
@@ -73,4 +77,28 @@ def layout_problems(canvas: Canvas, may_cut: Collection[str] = ()) -> list[str]:
         for b in panels[i + 1 :]:
             if _overlap(a, b) and not (_inside(a, b) or _inside(b, a)):
                 problems.append(f"the panels {a} and {b} overlap")
+    return problems
+
+
+def game_layout_problems(
+    rules: Rules[Any],
+    draw: Callable[..., Canvas],
+    seats: int,
+    seeds: Iterable[int],
+    options: Options | None = None,
+) -> list[str]:
+    """`layout_problems` over ten evenly spaced boards and the final board of seeded bot games,
+    seen by a spectator and by seat 0 with plain names, and by seat 0 with NASTY_NAMES."""
+    plain = [f"Player {seat + 1}" for seat in range(seats)]
+    nasty = list(NASTY_NAMES[:seats])
+    may_cut = [clean_name(name, seat) for seat, name in enumerate(nasty)]
+    problems: list[str] = []
+    for seed in seeds:
+        every = list(states(rules, seats, seed, options))
+        for tenth in [*range(10), 10]:
+            state = every[min(len(every) - 1, len(every) * tenth // 10)]
+            for viewer, names in ((None, plain), (0, plain), (0, nasty)):
+                canvas = draw(rules.view(state, viewer), viewer, names)
+                where = f"seed {seed}, {tenth}/10, viewer {viewer}"
+                problems += [f"{where}: {p}" for p in layout_problems(canvas, may_cut)]
     return problems
