@@ -196,7 +196,6 @@ def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> Non
     foot_cy = foot.y + foot.h // 2
     key_right = foot.right
     if live:
-        label = f"{fit(names[view.active], font(TEXT), 260)}: {label}"
         # The legend of the outlined cells.
         key_w = 30 + 10 + round(width("can place now", font(TEXT_MIN, False)))
         key = Box(foot.right - key_w, foot_cy - 15, 30, 30)
@@ -204,6 +203,9 @@ def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> Non
         _target_frame(canvas, key, 6)
         canvas.text((key.right + 10, foot_cy), "can place now", TEXT_MIN, anchor="lm", bold=False)
         key_right = key.x - 16
+        # The name gives way to the columns: they are what the line is for.
+        room = min(260, key_right - foot.x - round(width(f": {label}", font(TEXT))))
+        label = f"{fit(names[view.active], font(TEXT), room)}: {label}"
     canvas.text((foot.x, foot_cy), label, TEXT, anchor="lm", max_width=key_right - foot.x)
 
 
@@ -396,18 +398,17 @@ def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, note
     cy = box.y + INFO_LINE // 2
     canvas.paste_centred(shapes.star(32), box.x + 16, cy)
     used = canvas.text((box.x + 38, cy), str(len(board.stars)), NAME + 4, anchor="lm")
-    canvas.text(
-        (box.x + 44 + round(used), cy + 2),
-        f"/ {TARGET} stars",
-        TEXT_MIN,
-        fill=palette.TEXT_DIM,
-        anchor="lm",
-        bold=False,
-    )
+    pill_x = box.right
     if view.phase is not Phase.OVER:
         text, fill = _STATUS[board.status]
-        pill_w = canvas.pill_width(text, TEXT_MIN)
-        canvas.pill(box.right - pill_w, cy - 15, text, TEXT_MIN, fill)
+        pill_x -= canvas.pill_width(text, TEXT_MIN)
+        canvas.pill(pill_x, cy - 15, text, TEXT_MIN, fill)
+    # "/ 12 stars", or "/ 12" when a long status ("OPTED OUT") leaves no room for the word.
+    total = f"/ {TARGET} stars"
+    x = box.x + 44 + round(used)
+    if x + width(total, font(TEXT_MIN, False)) + 8 > pill_x:
+        total = f"/ {TARGET}"
+    canvas.text((x, cy + 2), total, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm", bold=False)
     cy += INFO_LINE
     x = (
         box.x

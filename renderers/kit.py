@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PIL import Image, ImageDraw
 
 from renderers import dice, palette, png, shapes
@@ -10,7 +12,17 @@ from renderers.layout import Box
 from renderers.palette import RGB
 from renderers.text import PHONE_WIDTH, fit, font, shown_height, stamp, width
 
-__all__ = ["Box", "Canvas", "DieStyle", "dice", "font", "palette", "shapes"]
+__all__ = ["Box", "Canvas", "DieStyle", "Drawn", "dice", "font", "palette", "shapes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A text (or a die face) as drawn: its ink box, its words, and the words it was cut from."""
+
+    box: Box
+    text: str
+    cut_from: str | None = None
+    """The full text when `max_width` cut it with an ellipsis, else None."""
 
 
 class Canvas:
@@ -21,6 +33,10 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image)
         self.text_sizes: set[tuple[int, bool]] = set()
         """Every (font size, bold) the canvas drew text with, for the phone legibility check."""
+        self.drawn: list[Drawn] = []
+        """Every text and die face drawn, with its bounds, for the layout check (no overlaps, no cuts)."""
+        self.panels: list[Box] = []
+        """Every panel and pill drawn: the boxes text must lie inside of or outside of, never across."""
 
     def smallest_shown_glyph(self, shown_width: int = PHONE_WIDTH) -> float:
         """The height of the smallest digit or capital drawn, once the image is shown `shown_width` wide."""
@@ -46,6 +62,7 @@ class Canvas:
         self.draw.rounded_rectangle(
             box.corners, radius=radius, fill=fill, outline=edge, width=thickness if edge else 0
         )
+        self.panels.append(box)
 
     def text(
         self,
@@ -61,19 +78,29 @@ class Canvas:
         """Draw `text` (cut with an ellipsis to `max_width`); return the width drawn."""
         face = font(size, bold)
         self.text_sizes.add((size, bold))
+        whole = text
         if max_width is not None:
             text = fit(text, face, max_width)
-        self._stamp(xy, text, size, bold, fill, anchor)
+        self._stamp(xy, text, size, bold, fill, anchor, None if text == whole else whole)
         return width(text, face)
 
     def _stamp(
-        self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: RGB, anchor: str
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        bold: bool,
+        fill: RGB,
+        anchor: str,
+        cut_from: str | None = None,
     ) -> None:
         """Paint `text` through its cached mask, anchored at `xy` as ImageDraw.text would."""
         found = stamp(text, size, bold, anchor)
         if found is not None:
             mask, left, top = found
-            self.image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+            x, y = round(xy[0]) + left, round(xy[1]) + top
+            self.image.paste(fill, (x, y), mask)
+            self.drawn.append(Drawn(Box(x, y, mask.width, mask.height), text, cut_from))
 
     @staticmethod
     def pill_width(text: str, size: int) -> int:
@@ -115,6 +142,7 @@ class Canvas:
         self.text_sizes.add((size, True))
         box = Box(x, y, self.pill_width(text, size), size + size // 2)
         self.draw.rounded_rectangle(box.corners, radius=box.h // 2, fill=fill)
+        self.panels.append(box)
         self._stamp(box.center, text, size, True, ink or palette.ink_on(fill), "mm")
         return box
 
@@ -131,11 +159,13 @@ class Canvas:
         if not value:
             self.text_sizes.add((dice.letter_size(size), True))
         self.paste(dice.die(value, style, size), x, y)
+        self.drawn.append(Drawn(Box(x, y, size, size), f"die {value or style.letter}"))
 
     def numbered_die(self, x: int, y: int, size: int, value: int, style: DieStyle) -> None:
         """A die `size` pixels square showing `value` as a number, with its top-left at (x, y)."""
         self.text_sizes.add((dice.number_size(size), True))
         self.paste(dice.numbered(value, style, size), x, y)
+        self.drawn.append(Drawn(Box(x, y, size, size), f"die {value}"))
 
     def png(self) -> bytes:
         """The canvas encoded as PNG bytes."""

@@ -142,6 +142,18 @@ def wrap(text: str, face: Font, room: float) -> list[str]:
     return [first]
 
 
+def pack(parts: Sequence[str], sep: str, face: Font, room: float) -> list[str]:
+    """`parts` joined by `sep` into as few lines as fit `room`, never splitting a part (one too wide
+    for `room` gets a line of its own, for the caller to `fit`)."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and width(lines[-1] + sep + part, face) <= room:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def game_over_line(winners: Sequence[str], best: int) -> str:
     """'Game over: A wins with N points' or 'A, B tie with ...', names fitted to 420 px at size 38."""
     fitted = [fit(name, font(38), 420) for name in winners]

@@ -22,7 +22,7 @@ from renderers import troyes_city as city
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import clean_name, fit, font
+from renderers.text import clean_name, fit, font, pack
 from renderers.troyes_marks import (
     DIE,
     DIE_STYLES,
@@ -69,11 +69,14 @@ def render(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Image
 def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     seen = _seen(view, viewer, names)
+    mover = _to_move(view)
+    status = _status_lines(view, viewer, seen, mover)
+    chosen_lines = _chosen_lines(view, mover, seen)
     heights = (
-        HEADER_H + (CHOSEN_H if _chosen_dice(view) else 0),
+        HEADER_H + STATUS_H * (len(status) - 1) + CHOSEN_H * len(chosen_lines),
         _players_height(view, seen, viewer),
         city.BUILDING_H,
-        city.middle_height(view),
+        city.middle_height(view, WIDTH - 2 * PAD),
         city.cards_height(view),
     )
     canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD)
@@ -82,8 +85,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     players, rest = rest.take_top(heights[1], GAP)
     buildings, rest = rest.take_top(heights[2], GAP)
     middle, rest = rest.take_top(heights[3], GAP)
-    mover = _to_move(view)
-    _header(canvas, header, view, viewer, seen, mover)
+    _header(canvas, header, view, status, chosen_lines)
     _players(canvas, players, view, viewer, seen, mover)
     for index, box in enumerate(buildings.columns(3, GAP)):
         city.building(canvas, box, view, index)
@@ -133,32 +135,60 @@ def _possessive(name: str) -> str:
 # -- header ----------------------------------------------------------------------------------
 
 HEADER_H = 92
+STATUS_H = 50
 CHOSEN_H = 42
 
 
-def _header(
-    canvas: Canvas, box: Box, view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None
-) -> None:
-    when = f"ROUND {view.round} OF {view.rounds}" if view.round else f"{view.rounds} ROUNDS"
-    line = f"TROYES · {when} · {_PHASE_WORDS[view.phase]}"
-    if _dice_out(view):
-        line += f" · {len(view.dice)} OF {view.rolled} DICE LEFT"
-    canvas.text((box.x, box.y), line, TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
+def _header(canvas: Canvas, box: Box, view: TroyesState, status: list[str], chosen_lines: list[str]) -> None:
+    canvas.text((box.x, box.y), _title(view, box.w), TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
     y = box.y + 42
     if view.phase is Phase.OVER:
-        canvas.text((box.x, y), _result_line(seen), STATUS, fill=palette.ACTIVE, max_width=box.w)
+        canvas.text((box.x, y), status[0], STATUS, fill=palette.ACTIVE, max_width=box.w)
         return
+    if status:
+        canvas.paste(shapes.arrow(34), box.x, y + 3)
+    for line in status:
+        canvas.text((box.x + 44, y), line, STATUS, max_width=box.w - 44)
+        y += STATUS_H
+    for line in chosen_lines:
+        canvas.text((box.x + 44, y + 4), line, TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44)
+        y += CHOSEN_H
+
+
+def _status_lines(view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None) -> list[str]:
+    """'Ana: dice for the Palace', or 'Ana:' and what she decides on two lines when one is too short."""
+    if view.phase is Phase.OVER:
+        return [_result_line(seen)]
     if mover is None:
-        return
-    canvas.paste(shapes.arrow(34), box.x, y + 3)
+        return []
     who = "Your move" if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
-    canvas.text((box.x + 44, y), f"{who}: {_doing(view)}", STATUS, max_width=box.w - 44)
+    line = f"{who}: {_doing(view)}"
+    if font(STATUS).getlength(line) <= WIDTH - 2 * PAD - 44:
+        return [line]
+    return [f"{who}:", _doing(view)]
+
+
+def _title(view: TroyesState, room: int) -> str:
+    """'TROYES · ROUND 2 OF 6 · ACTIONS · 14 OF 18 DICE LEFT', without 'TROYES' when that is too long."""
+    when = f"ROUND {view.round} OF {view.rounds}" if view.round else f"{view.rounds} ROUNDS"
+    parts = [when, _PHASE_WORDS[view.phase]]
+    if _dice_out(view):
+        parts.append(f"{len(view.dice)} OF {view.rolled} DICE LEFT")
+    line = " · ".join(["TROYES", *parts])
+    return line if font(TEXT_MIN).getlength(line) <= room else " · ".join(parts)
+
+
+def _chosen_lines(view: TroyesState, mover: int | None, seen: list[Seen]) -> list[str]:
+    """'with red 5, Bo's white 3 (bought)': the dice picked so far, on as many lines as they need."""
     chosen = _chosen_dice(view)
-    if chosen:
-        words = ", ".join(_die_words(view, die, mover, seen) for die in view.dice if die.id in chosen)
-        canvas.text(
-            (box.x + 44, y + 54), f"with {words}", TEXT_MIN, fill=palette.ACTIVE, max_width=box.w - 44
-        )
+    if mover is None or view.phase is Phase.OVER or not chosen:
+        return []
+    words = [_die_words(view, die, mover, seen) for die in view.dice if die.id in chosen]
+    if not words:
+        return []
+    parts = [f"{word}," for word in words[:-1]] + [words[-1]]
+    parts[0] = f"with {parts[0]}"
+    return pack(parts, " ", font(TEXT_MIN), WIDTH - 2 * PAD - 44)
 
 
 def _die_words(view: TroyesState, die: Die, mover: int, seen: list[Seen]) -> str:
@@ -246,13 +276,27 @@ LINE_W = WIDTH - 2 * PAD - GUTTER - 16
 
 def _row_height(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
     extra = (1 if shown.characters else 0) + (1 if _tags_below(view, seat, shown, is_viewer) else 0)
+    extra += max(0, len(_score_lines(view, seat, shown, is_viewer)) - 1)
     return 2 * ROW_PAD + 2 * LINE_H + 6 + extra * LINE_H
+
+
+def _tags_width(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
+    """How wide the row's tags are drawn, with their gaps."""
+    return sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown))
 
 
 def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> bool:
     """Whether the tags need a line of their own, so that a big district keeps full-size dice."""
-    tags = sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown))
+    tags = _tags_width(view, seat, shown, is_viewer)
     return not shown.score and tags + 12 + _district_width(view, seat) > LINE_W
+
+
+def _score_lines(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> list[str]:
+    """The final score on as many lines as it needs beside the tags (none before the end)."""
+    if not shown.score:
+        return []
+    room = LINE_W - _tags_width(view, seat, shown, is_viewer) - 12
+    return pack(_score_parts(shown), " · ", font(TEXT_MIN), room)
 
 
 _SCORE_WORDS = {
@@ -263,8 +307,8 @@ _SCORE_WORDS = {
 }
 
 
-def _score_words(shown: Seen) -> str:
-    """The final score in one short line; every dealt character scores for every player."""
+def _score_parts(shown: Seen) -> list[str]:
+    """The final score in short parts; every dealt character scores for every player."""
     named = {card.name for card in characters().values()}
     parts = [
         f"{_SCORE_WORDS.get(line, line)} {_signed(vp)}"
@@ -273,7 +317,7 @@ def _score_words(shown: Seen) -> str:
     ]
     by_characters = sum(vp for line, vp in shown.score if line in named)
     parts.append(f"characters {_signed(by_characters)}")
-    return " · ".join(parts)
+    return parts
 
 
 def _signed(value: int) -> str:
@@ -363,18 +407,23 @@ def _player_row(
         right -= w + 8
     if below:
         right = line.right
-    if shown.score:
-        made = _score_words(shown)
-        canvas.text(
-            (line.x, line.y + line.h // 2), made, TEXT_MIN, anchor="lm", max_width=right - 12 - line.x
-        )
+    score = _score_lines(view, seat, shown, is_viewer)
+    if score:
+        for index, words in enumerate(score):
+            canvas.text(
+                (line.x, line.y + line.h // 2 + index * LINE_H),
+                words,
+                TEXT_MIN,
+                anchor="lm",
+                max_width=right - 12 - line.x,
+            )
     else:
         _district(canvas, Box(line.x, line.y, right - 12 - line.x, line.h), view, seat, chosen)
     if shown.characters:
         names = ", ".join(_character_name(c) for c in shown.characters)
         label = "Character" if len(shown.characters) == 1 else "Characters"
         canvas.text(
-            (x, line.bottom + LINE_H // 2 + (LINE_H if below else 0)),
+            (x, line.bottom + LINE_H // 2 + (LINE_H if below else 0) + max(0, len(score) - 1) * LINE_H),
             f"{label}: {names}",
             TEXT_MIN,
             fill=palette.TEXT_DIM,

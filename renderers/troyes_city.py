@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import Colour
-from engine.troyes.state import CardSlot, EventSlot, TroyesState
+from engine.troyes.state import CardSlot, TroyesState
 from renderers import palette, shapes
 from renderers.kit import Canvas
 from renderers.layout import Box
+from renderers.text import font
 from renderers.troyes_marks import (
     BLACK_DIE,
     COLOUR_FILLS,
@@ -34,7 +35,12 @@ SPACE = 50
 
 
 def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
-    """A building: its spaces row by row (entry on the left), die values, and the expelled citizens."""
+    """A building: its rows of numbered spaces (entry on the left), and the expelled citizens.
+
+    Each row is a sunken track holding its spaces, each space numbered as the buttons name it
+    ("Bishopric, space 4"). A die enters the row whose space numbers include its value; where the
+    data ever says otherwise, the die values are written before the row.
+    """
     spec = board().buildings[index]
     canvas.panel(box)
     inner = box.inset(12, 10)
@@ -54,23 +60,20 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
         else:
             lines.append([row])
     y = inner.y + 54
-    spaces_now = view.buildings[index]
     for line in lines:
         x = inner.x
-        cy = y + SPACE // 2
         for row in line:
-            label = _values_label(values[row])
-            used = canvas.text((x, cy), label, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-            x += round(used) + 8
-            for space in spec.rows[row]:
-                owner = spaces_now[space]
-                if owner is None:
-                    canvas.paste_centred(shapes.ring(SPACE - 6, palette.PANEL_EDGE), x + SPACE // 2, cy)
-                else:
-                    canvas.paste_centred(token(SPACE - 6, owner), x + SPACE // 2, cy)
-                    owner_mark(canvas, x + SPACE // 2, cy, owner)
-                x += SPACE + 6
-            x += 22
+            spaces = spec.rows[row]
+            if values[row] != [space + 1 for space in spaces]:
+                used = canvas.text(
+                    (x, y + SPACE // 2),
+                    _values_label(values[row]),
+                    TEXT_MIN,
+                    fill=palette.TEXT_DIM,
+                    anchor="lm",
+                )
+                x += round(used) + 8
+            x = _track(canvas, x, y, spaces, view.buildings[index]) + TRACK_GAP
         y += SPACE + 10
     lying = view.lying[index] if index < len(view.lying) else []
     if lying:
@@ -84,6 +87,32 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
             canvas.paste_centred(lying_citizen(56, 36, owner), x + 28, cy)
             owner_mark(canvas, x + 28, cy, owner)
             x += 62
+
+
+TRACK_PAD = 7
+TRACK_GAP = 14
+SPACE_GAP = 14
+
+
+def _track(canvas: Canvas, x: int, y: int, spaces: tuple[int, ...], owners: list[int | None]) -> int:
+    """A row's spaces on a sunken track from (x, y), each with its number; return the track's right."""
+    digits = font(TEXT_MIN)
+    cells = [(space, round(digits.getlength(str(space + 1)))) for space in spaces]
+    w = 2 * TRACK_PAD + sum(n + 4 + SPACE - 6 for _, n in cells) + SPACE_GAP * (len(cells) - 1)
+    canvas.panel(Box(x, y, w, SPACE), fill=palette.PANEL_SUNK, edge=None, radius=SPACE // 2)
+    cy = y + SPACE // 2
+    x += TRACK_PAD
+    for space, n in cells:
+        canvas.text((x, cy), str(space + 1), TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        cx = x + n + 4 + (SPACE - 6) // 2
+        owner = owners[space]
+        if owner is None:
+            canvas.paste_centred(shapes.ring(SPACE - 6, palette.PANEL_EDGE), cx, cy)
+        else:
+            canvas.paste_centred(token(SPACE - 6, owner), cx, cy)
+            owner_mark(canvas, cx, cy, owner)
+        x += n + 4 + SPACE - 6 + SPACE_GAP
+    return x - SPACE_GAP + TRACK_PAD
 
 
 def _values_label(values: list[int]) -> str:
@@ -108,10 +137,39 @@ CELL = 60
 CATHEDRAL_H = EVENTS_TOP + BESIDE * EVENT_H + (BESIDE - 1) * EVENT_GAP
 
 
-def middle_height(view: TroyesState) -> int:
-    """The cathedral with the event queue beside it and, when long, below it."""
+def middle_height(view: TroyesState, w: int) -> int:
+    """The cathedral with the event queue beside it and, when long, below it, in a band `w` wide."""
     below = max(0, len(view.queue) - BESIDE)
-    return CATHEDRAL_H + ((below + 1) // 2) * (EVENT_H + EVENT_GAP)
+    return _below_top(view, w) - EVENT_GAP + ((below + 1) // 2) * (EVENT_H + EVENT_GAP)
+
+
+def _events_top(view: TroyesState, w: int) -> int:
+    """Where the first event goes: below the heading, and below the black dice when they need a line."""
+    return EVENTS_TOP + (0 if _black_beside(view, w - CATHEDRAL_W - GAP) else BLACK_LINE)
+
+
+def _below_top(view: TroyesState, w: int) -> int:
+    """Where the events past the first BESIDE start: under the cathedral or the column beside it."""
+    column = _events_top(view, w) + BESIDE * (EVENT_H + EVENT_GAP) - EVENT_GAP
+    return max(CATHEDRAL_H, column) + EVENT_GAP
+
+
+BLACK_LINE = DIE + 10
+"""The black dice's own line under the heading, when they do not fit beside it."""
+BLACK_LABEL = "black dice"
+
+
+def _black_beside(view: TroyesState, w: int) -> bool:
+    """Whether the black dice and their label fit on the heading line beside 'Events'."""
+    if not view.black:
+        return True
+    dice = len(view.black) * (DIE + 6) - 6
+    room = w - 4 - _width("Events", TEXT) - 24 - _width(BLACK_LABEL, TEXT_MIN) - 10
+    return dice <= room
+
+
+def _width(text: str, size: int) -> int:
+    return round(font(size).getlength(text))
 
 
 def cathedral(canvas: Canvas, box: Box, view: TroyesState) -> None:
@@ -161,38 +219,62 @@ def cathedral(canvas: Canvas, box: Box, view: TroyesState) -> None:
 # -- events ----------------------------------------------------------------------------------
 
 
-def _event_boxes(box: Box, count: int) -> list[Box]:
+def _event_boxes(box: Box, view: TroyesState) -> list[Box]:
     """Where each event of the queue goes: beside the cathedral first, then two to a row below it."""
     right = Box(box.x + CATHEDRAL_W + GAP, box.y, box.w - CATHEDRAL_W - GAP, EVENT_H)
+    top = _events_top(view, box.w)
+    below = _below_top(view, box.w)
     boxes: list[Box] = []
-    for index in range(count):
+    for index in range(len(view.queue)):
         if index < BESIDE:
-            boxes.append(Box(right.x, box.y + EVENTS_TOP + index * (EVENT_H + EVENT_GAP), right.w, EVENT_H))
+            boxes.append(Box(right.x, box.y + top + index * (EVENT_H + EVENT_GAP), right.w, EVENT_H))
             continue
         row, column = divmod(index - BESIDE, 2)
-        y = box.y + CATHEDRAL_H + EVENT_GAP + row * (EVENT_H + EVENT_GAP)
+        y = box.y + below + row * (EVENT_H + EVENT_GAP)
         half = (box.w - GAP) // 2
         boxes.append(Box(box.x + column * (half + GAP), y, half, EVENT_H))
     return boxes
 
 
 def event_queue(canvas: Canvas, box: Box, view: TroyesState) -> None:
-    """The event queue in order (it applies left to right): colour, banners with cubes, black dice."""
+    """The event queue in order (it applies left to right): colour, banners with cubes, black dice.
+
+    The black dice stand right of the 'Events' heading, or on a line of their own under it
+    when there are too many to fit beside it.
+    """
     left = box.x + CATHEDRAL_W + GAP
     cy = box.y + EVENTS_TOP // 2 - 4
     canvas.text((left + 4, cy), "Events", TEXT, anchor="lm")
     if view.black:
-        size = DIE
-        x = box.right - len(view.black) * (size + 6)
-        canvas.text((x - 8, cy), "black dice", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
+        step = DIE + 6
+        x = box.right - len(view.black) * step + 6
+        if _black_beside(view, box.right - left):
+            dice_cy, label_right = cy, x - 10
+        else:
+            dice_cy, label_right = box.y + EVENTS_TOP + BLACK_LINE // 2 - 8, box.right
+        canvas.text((label_right, cy), BLACK_LABEL, TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
         for value in view.black:
-            canvas.numbered_die(x, cy - size // 2, size, value, BLACK_DIE)
-            x += size + 6
-    for slot, slot_box in zip(view.queue, _event_boxes(box, len(view.queue)), strict=True):
-        _event(canvas, slot_box, slot)
+            canvas.numbered_die(x, dice_cy - DIE // 2, DIE, value, BLACK_DIE)
+            x += step
+    for index, slot_box in enumerate(_event_boxes(box, view)):
+        _event(canvas, slot_box, view, index)
 
 
-def _event(canvas: Canvas, box: Box, slot: EventSlot) -> None:
+def event_title(view: TroyesState, index: int) -> str:
+    """An event's name, with its place among namesakes in the queue as the buttons say: "Brigands (2nd)"."""
+    name = events()[view.queue[index].id].name
+    same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
+    if len(same) < 2:
+        return name
+    place = same.index(index) + 1
+    return f"{name} ({place}{_ORDINALS.get(place, 'th')})"
+
+
+_ORDINALS = {1: "st", 2: "nd", 3: "rd"}
+
+
+def _event(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
+    slot = view.queue[index]
     card = events()[slot.id]
     canvas.panel(box, radius=10)
     edge = Box(box.x, box.y, 40, box.h)
@@ -202,7 +284,7 @@ def _event(canvas: Canvas, box: Box, slot: EventSlot) -> None:
     icon_w = icons * 34
     canvas.text(
         (inner.x, inner.y + 18),
-        card.name,
+        event_title(view, index),
         TEXT,
         anchor="lm",
         max_width=inner.w - icon_w - (12 if icons else 0),

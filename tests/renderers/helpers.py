@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
 
 from PIL import Image
+
+from engine.core import Options, Rules
+from renderers.kit import Canvas
+from renderers.layout import Box
+from renderers.playout import states
+from renderers.text import clean_name
 
 MAX_BYTES = 1_000_000
 
@@ -30,3 +38,67 @@ def decode(
     assert widths[0] <= image.width <= widths[1]
     assert 400 <= image.height <= max_height
     return image
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    """Whether two boxes share some area (touching edges do not count)."""
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    """Whether `inner` lies wholly inside `outer`."""
+    within_x = outer.x <= inner.x and inner.right <= outer.right
+    return within_x and outer.y <= inner.y and inner.bottom <= outer.bottom
+
+
+def layout_problems(canvas: Canvas, may_cut: Collection[str] = ()) -> list[str]:
+    """What is wrong with the text a canvas drew, from the bounds it recorded as it drew.
+
+    Every text (and die face) lies on the canvas, inside or outside each panel and pill but never
+    across an edge, and overlaps no other; panels nest or stand apart; nothing was cut with an
+    ellipsis except texts in `may_cut` (player names, which may be any length).
+    """
+    problems: list[str] = []
+    drawn = canvas.drawn
+    for item in drawn:
+        if not _inside(item.box, canvas.box):
+            problems.append(f"{item.text!r} {item.box} runs off the board")
+        for panel in canvas.panels:
+            if _overlap(item.box, panel) and not _inside(item.box, panel):
+                problems.append(f"{item.text!r} {item.box} crosses the edge of the panel {panel}")
+        if item.cut_from is not None and item.cut_from not in may_cut:
+            problems.append(f"{item.cut_from!r} is cut to {item.text!r}")
+    for i, a in enumerate(drawn):
+        for b in drawn[i + 1 :]:
+            if _overlap(a.box, b.box):
+                problems.append(f"{a.text!r} {a.box} overlaps {b.text!r} {b.box}")
+    panels = canvas.panels
+    for i, a in enumerate(panels):
+        for b in panels[i + 1 :]:
+            if _overlap(a, b) and not (_inside(a, b) or _inside(b, a)):
+                problems.append(f"the panels {a} and {b} overlap")
+    return problems
+
+
+def game_layout_problems(
+    rules: Rules[Any],
+    draw: Callable[..., Canvas],
+    seats: int,
+    seeds: Iterable[int],
+    options: Options | None = None,
+) -> list[str]:
+    """`layout_problems` over ten evenly spaced boards and the final board of seeded bot games,
+    seen by a spectator and by seat 0 with plain names, and by seat 0 with NASTY_NAMES."""
+    plain = [f"Player {seat + 1}" for seat in range(seats)]
+    nasty = list(NASTY_NAMES[:seats])
+    may_cut = [clean_name(name, seat) for seat, name in enumerate(nasty)]
+    problems: list[str] = []
+    for seed in seeds:
+        every = list(states(rules, seats, seed, options))
+        for tenth in [*range(10), 10]:
+            state = every[min(len(every) - 1, len(every) * tenth // 10)]
+            for viewer, names in ((None, plain), (0, plain), (0, nasty)):
+                canvas = draw(rules.view(state, viewer), viewer, names)
+                where = f"seed {seed}, {tenth}/10, viewer {viewer}"
+                problems += [f"{where}: {p}" for p in layout_problems(canvas, may_cut)]
+    return problems

@@ -8,9 +8,9 @@ from PIL import Image
 from engine.buttons import RULES
 from engine.buttons.state import ButtonsState, Phase, Roll
 from renderers import render, render_png
-from renderers.buttons import WIDTH, _lines, roll_title
+from renderers.buttons import WIDTH, _lines, draw, roll_title
 from renderers.playout import state_at, states
-from tests.renderers.helpers import NASTY_NAMES, decode
+from tests.renderers.helpers import NASTY_NAMES, decode, game_layout_problems
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
 
@@ -101,3 +101,11 @@ def test_between_rolls_the_caption_says_whose_roll_it_was_if_it_busted_and_the_n
 def decode_board(data: bytes) -> Image.Image:
     """The PNG decoded, checked to be a board WIDTH wide."""
     return decode(data, (WIDTH, WIDTH), 3000)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_no_text_is_cut_or_runs_into_other_text(seats: int) -> None:
+    # Found by this check: "11 / 12 stars" ran under the "OPTED OUT" pill (4 players), and a
+    # long name cut the columns of the roll ("Bartholomew Fit…: cols 2, 3, 4,…").
+    problems = game_layout_problems(RULES, draw, seats, range(1000, 1004))
+    assert not problems, "\n".join(problems[:20])

@@ -8,17 +8,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 import renderers
 from renderers import dice, palette, png
 from renderers.kit import Canvas
+from renderers.layout import Box
 from renderers.text import (
     PHONE_MIN_PX,
     clean_name,
     fit,
     font,
     glyph_height,
+    pack,
     shown_height,
     smallest_legible,
     width,
@@ -150,3 +152,41 @@ def test_wrap_splits_a_long_line_at_a_space() -> None:
     assert len(lines) == 2
     assert width(lines[0], face) <= 400
     assert " ".join(lines) == "Bartholomew's turn: clear worthless vines?"
+
+
+def test_the_canvas_records_where_its_text_is_inked() -> None:
+    canvas = Canvas(400, 200)
+    blank = canvas.image.copy()
+    canvas.text((200, 100), "Bishopric 4", 28, anchor="mm")
+    (drawn,) = canvas.drawn
+    inked = ImageChops.difference(blank, canvas.image).getbbox()
+    assert inked is not None
+    box = drawn.box
+    left, top, right, bottom = inked
+    # The recorded box holds every inked pixel, with at most a glyph's side bearing to spare.
+    assert box.x <= left <= box.x + 3 and box.right - 3 <= right <= box.right
+    assert box.y <= top <= box.y + 1 and box.bottom - 1 <= bottom <= box.bottom
+    assert drawn.text == "Bishopric 4" and drawn.cut_from is None
+
+
+def test_the_canvas_records_what_it_cut_and_the_panels_it_drew() -> None:
+    canvas = Canvas(400, 200)
+    canvas.panel(Box(10, 10, 200, 80))
+    pill = canvas.pill(20, 120, "YOU", 28, palette.GOOD)
+    canvas.text((10, 100), "A line far too long for its room", 28, max_width=120)
+    assert canvas.panels == [Box(10, 10, 200, 80), pill]
+    cut = canvas.drawn[-1]
+    assert cut.cut_from == "A line far too long for its room"
+    assert cut.text.endswith("…") and cut.box.w <= 120
+
+
+def test_pack_joins_parts_into_the_fewest_lines_that_fit() -> None:
+    face = font(28)
+    parts = ["tokens 27", "tradesmen 5", "events 6", "cathedral −2", "characters 3"]
+    room = width("tokens 27 · tradesmen 5 · events 6", face)
+    assert pack(parts, " · ", face, room) == [
+        "tokens 27 · tradesmen 5 · events 6",
+        "cathedral −2 · characters 3",
+    ]
+    assert pack(parts, " · ", face, 10) == parts
+    assert pack(parts, " · ", face, 10_000) == [" · ".join(parts)]

@@ -10,8 +10,8 @@ from PIL import Image
 from engine.tomatoes import RULES, Colour, Die, GameEnd, Phase, ScoreSlot, Token
 from renderers import palette, render, render_png
 from renderers.playout import state_at, states
-from renderers.tomatoes import WIDTH
-from tests.renderers.helpers import NASTY_NAMES, decode
+from renderers.tomatoes import WIDTH, draw
+from tests.renderers.helpers import NASTY_NAMES, decode, game_layout_problems
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
 VARIANTS: tuple[dict[str, Any], ...] = (
@@ -120,3 +120,10 @@ def test_turn_order_tags_do_not_read_as_rankings() -> None:
     words = {label for seat in range(3) for label, _ in _tags(view, seat, is_viewer=False)}
     assert words == {"starts", "plays last"}
     assert not _tags(RULES.setup(1, {}, 5), 0, is_viewer=False), "a solo player has no turn-order tag"
+
+
+@pytest.mark.parametrize("seats", range(1, 7))
+def test_no_text_is_cut_or_runs_into_other_text(seats: int) -> None:
+    problems = game_layout_problems(RULES, draw, seats, range(1000, 1003))
+    problems += game_layout_problems(RULES, draw, seats, range(1003, 1005), VARIANTS[1])
+    assert not problems, "\n".join(problems[:20])

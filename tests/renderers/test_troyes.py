@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache
 
 import pytest
 from PIL import Image
 
+from cogs.games.troyes import TroyesUI, event_name
 from engine.troyes import RULES, TroyesState
+from engine.troyes.data import board, events
 from engine.troyes.kinds import Colour, Phase
-from engine.troyes.state import Die
+from engine.troyes.state import Die, EventSlot
 from renderers import render, render_png
+from renderers.kit import Canvas
+from renderers.layout import Box
 from renderers.playout import states
-from renderers.text import PHONE_MIN_PX, PHONE_WIDTH
+from renderers.text import PHONE_MIN_PX, PHONE_WIDTH, clean_name
 from renderers.troyes import WIDTH, draw
-from tests.renderers.helpers import NASTY_NAMES, decode
+from renderers.troyes_marks import mark
+from tests.renderers.helpers import NASTY_NAMES, decode, layout_problems
 
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri")
 MAX_HEIGHT = 3000
@@ -170,3 +177,102 @@ def test_a_full_district_with_every_tag_stays_readable() -> None:
     full = draw(RULES.view(twin, 0), 0, NASTY_NAMES[:3])
     assert full.image.height > plain.image.height
     assert full.smallest_shown_glyph(PHONE_WIDTH) >= PHONE_MIN_PX
+
+
+# -- the text on the board: nothing cut, nothing overlapping, everything the buttons name ----
+
+
+def _layout_moments(seats: int) -> Iterator[tuple[str, TroyesState]]:
+    """Ten evenly spaced boards of three seeded games, their most black dice, their ends, and more."""
+    for seed in range(3):
+        every = game(seats, seed)
+        for tenth in range(10):
+            yield f"seed {seed}, {tenth}/10", every[len(every) * tenth // 10]
+        yield f"seed {seed}, most black dice", max(every, key=lambda s: len(s.black))
+        yield f"seed {seed}, final board", every[-1]
+    # Seven black dice (the most seen in 45 bot games) do not fit beside the "Events" heading.
+    seven = RULES.clone(next(s for s in game(seats) if s.phase is Phase.COUNTER))
+    seven.black = [6, 6, 5, 5, 4, 2, 1]
+    yield "seven black dice", seven
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_no_text_is_cut_or_runs_into_other_text(seats: int) -> None:
+    # The canvas records the ink bounds of every text it draws: each must stay inside its panel,
+    # overlap no other text, and only a player's name may be cut (with these names, none is).
+    problems: list[str] = []
+    for name, state in _layout_moments(seats):
+        for viewer in (None, 0):
+            canvas = draw(RULES.view(state, viewer), viewer, NAMES[:seats])
+            problems += [f"{name}, viewer {viewer}: {p}" for p in layout_problems(canvas)]
+        nasty = NASTY_NAMES[:seats]
+        canvas = draw(RULES.view(state, 1), 1, nasty)
+        cleaned = [clean_name(n, seat) for seat, n in enumerate(nasty)]
+        problems += [f"{name}, long names: {p}" for p in layout_problems(canvas, cleaned)]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_the_layout_check_sees_cut_and_overlapping_text() -> None:
+    canvas = draw(RULES.view(game(2)[0], None), None, NAMES[:2])
+    assert not layout_problems(canvas)
+    canvas.text((20, 5), "Overlapping the header", 28)
+    canvas.text((20, 400), "A long line " * 20, 28, max_width=300)
+    found = "\n".join(layout_problems(canvas))
+    assert "overlaps" in found
+    assert "is cut to" in found
+    assert "crosses the edge of the panel" in found
+
+
+def _panel_of(canvas: Canvas, title: str) -> Box:
+    """The smallest panel around the text `title`."""
+    drawn = next(item.box for item in canvas.drawn if item.text == title)
+    around = [p for p in canvas.panels if p.x <= drawn.x and drawn.right <= p.right and p.y <= drawn.y]
+    return min((p for p in around if drawn.bottom <= p.bottom), key=lambda p: p.w * p.h)
+
+
+def _texts_in(canvas: Canvas, panel: Box) -> list[str]:
+    return [
+        item.text
+        for item in canvas.drawn
+        if panel.x <= item.box.x and item.box.right <= panel.right
+        if panel.y <= item.box.y and item.box.bottom <= panel.bottom
+    ]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_space_a_button_names_is_numbered_in_its_building(seats: int) -> None:
+    # The setup buttons name every free space ("Bishopric, space 4"); the board numbers each.
+    state = game(seats)[0]
+    view = RULES.view(state, None)
+    canvas = draw(view, None, NAMES[:seats])
+    (prompt,) = RULES.prompts(state)
+    ui = TroyesUI()
+    for action in prompt.options:
+        label = ui.choice(view, prompt, action, NAMES[:seats]).label
+        found = re.fullmatch(r"(.+), space (\d)", label)
+        assert found is not None, label
+        building, space = found.groups()
+        assert space in _texts_in(canvas, _panel_of(canvas, building)), label
+
+
+def test_occupied_spaces_keep_their_numbers() -> None:
+    # Citizens moved away name their space too ("Move your citizen from the Bishopric, space 4").
+    state = next(s for s in game(4) if s.phase is Phase.ACTIONS)
+    canvas = draw(RULES.view(state, None), None, NAMES)
+    for index, spec in enumerate(board().buildings):
+        texts = Counter(_texts_in(canvas, _panel_of(canvas, spec.name)))
+        marks = Counter(mark(owner) for owner in state.buildings[index] if owner is not None)
+        numbers = texts - marks
+        assert all(numbers[str(space)] == 1 for space in range(1, 7)), (spec.name, texts)
+
+
+def test_events_of_one_name_are_told_apart_as_the_buttons_do() -> None:
+    state = next(s for s in game(4) if s.phase is Phase.ACTIONS)
+    twin = RULES.clone(state)
+    brigands = next(key for key, card in events().items() if card.name == "Brigands")
+    twin.queue = [EventSlot(id=brigands), EventSlot(id=brigands), *twin.queue[:2], EventSlot(id=brigands)]
+    view = RULES.view(twin, None)
+    texts = {item.text for item in draw(view, None, NAMES).drawn}
+    names = [event_name(view, index) for index in range(len(view.queue))]
+    assert {"Brigands (1st)", "Brigands (2nd)", "Brigands (3rd)"} <= set(names)
+    assert set(names) <= texts
