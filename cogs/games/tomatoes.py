@@ -35,7 +35,8 @@ RULES_TEXT = "\n".join(
         " • a **red** die can be a **seed** on any empty tomato token, yours or an opponent's;",
         " • any die can join a vine (yours or theirs) if the vine stays a **set** (5-5-5)"
         " or a **run** (3-4-5; 6 and 1 are not neighbours).",
-        "3. Dice that fit nowhere are **passed** to the next player, and the turn ends.",
+        "3. Dice that fit nowhere are **passed** to the next player, and the turn ends (karma"
+        " earned for them may still be spent first).",
         "",
         "**Harvest**: a vine's 4th die harvests it. The seed goes to the **owner's** next score slot,"
         " worth its pips **-1 per black die, +1 per gold die**. Worth more than 6 is overripe:"
@@ -174,7 +175,9 @@ class TomatoesUI(GameUI):
             label = f"Clear your token {token + 1} (worth {view.players[prompt.seat].tokens[token].value})"
             return Choice(f"clear:{token}", label, label, "🧹", Tone.RISKY)
         if kind == "keep":
-            return Choice("keep", "Keep and end the turn", "Keep and end the turn", "⏭️", Tone.MAIN)
+            zero = dict(prompt.context).get("tokens")
+            label = "Keep and end the turn" if zero else "End turn"
+            return Choice("keep", label, label, "⏭️", Tone.MAIN)
         words = ", ".join(f"{k} {v}" for k, v in action.args)
         label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
         return Choice(f"other:{kind}", label, label)
@@ -206,7 +209,13 @@ class TomatoesUI(GameUI):
                 return f"{who}: place your dice: choose where each one goes (karma {karma})."
             return f"{who}: no die fits; end your turn or spend karma (karma {karma})."
         if prompt.kind == "clear":
-            return f"{who}: a vine of yours is worth 0 or less: clear it or keep it."
+            can_spend = any(a.kind in KARMA_GROUPS for a in prompt.options)
+            cap = " (above 6 is lost when your turn ends)" if karma > 6 else ""
+            karma_words = f"spend karma{cap} or end your turn (karma {karma})"
+            if context.get("tokens"):
+                more = f"; you may also {karma_words}" if can_spend else ""
+                return f"{who}: a vine of yours is worth 0 or less: clear it or keep it{more}."
+            return f"{who}: dice passed; {karma_words}."
         return f"{who}: your move."
 
     def direct(self, group: Choice) -> bool:

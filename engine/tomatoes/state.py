@@ -35,7 +35,8 @@ class Phase(enum.Enum):
     PLACE = "place"
     """The placement loop: place rolled dice, spend karma, end the turn when nothing fits."""
     CLEAR = "clear"
-    """End of turn: the active player may clear their own vines worth 0 or less."""
+    """End of turn, dice passed: the active player may clear their own vines worth 0 or less and
+    spend karma (that earned for the passed dice too) before karma is cut to the resting cap."""
     OVER = "over"
     """The game has ended."""
 
