@@ -24,6 +24,15 @@ KARMA_GROUPS: dict[str, tuple[str, int, str]] = {
     "set_value": ("Set a die", 6, "🎯"),
 }
 """Karma action kind -> (label, cost, emoji); the costs are those of rules section 8.4."""
+KARMA_VERBS = {
+    "reroll": "Re-roll",
+    "shift": "Shift",
+    "clean": "Clean",
+    "roll_over": "Roll over",
+    "flip": "Flip",
+    "set_value": "Set",
+}
+"""The short name of a karma action in a label that also names its die or vine."""
 
 LABEL_MAX = 40
 """No label of a turn's menu is longer (a phone shows about this much on a button)."""
@@ -209,15 +218,16 @@ class TomatoesUI(GameUI):
         kind = action.kind
         name, cost, emoji = KARMA_GROUPS[kind]
         group = f"{name} ({cost})"
+        verb = f"{KARMA_VERBS[kind]} ({cost}): "
         menu = f"Spend karma (you have {view.players[prompt.seat].karma}; cost in brackets)"
         if kind in ("clean", "flip"):
             owner, token = action["owner"], action["token"]
             after = f": {_vine(view, owner, token)}"
             if kind == "flip":
                 seed = view.players[owner].tokens[token].dice[0].value
-                after += f", seed {seed}→{7 - seed}"
+                after += f", seed→{7 - seed}"
             label = _fit("", _who(prompt, owner, names), after)
-            alone = _fit(f"{name}: ", _who(prompt, owner, names), after)
+            alone = _fit(verb, _who(prompt, owner, names), after)
         else:
             _, value = _die(view, action["die"])
             label = die_label(view, action["die"])
@@ -227,7 +237,7 @@ class TomatoesUI(GameUI):
                 label += f" → {7 - value}"
             elif kind == "set_value":
                 label += f" → {action['value']}"
-            alone = f"{name} ({cost}): {label}"
+            alone = verb + label
         return Choice(f"karma:{kind}", group, label, emoji, Tone.RISKY, alone, menu=menu)
 
     def starts_turn(self, event: Event) -> bool:

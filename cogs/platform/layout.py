@@ -314,9 +314,10 @@ def budget_rows(
 ) -> list[Row] | None:
     """The first step of one prompt within `budget` components to read (see `GameUI.menu_budget`).
 
-    Tried in order: every option of the `direct` groups as a button; one select per such group
-    (a choice in it plays at once: what is read is the selects and the opened one's options);
-    one button per group, opening a second step. None when not even that fits Discord's rows.
+    Tried in order: every option of the `direct` groups as a button; else one select per such
+    group whose options fit once opened (a choice in it plays at once: what is read is the
+    selects, the buttons and the opened one's options), the others a button opening a second
+    step. None when not even that fits Discord's rows.
     """
     groups = groups_of(ui, view, prompt, names)
     menus: dict[str, list[Group]] = {}
@@ -336,13 +337,24 @@ def budget_rows(
         entries = [_head_entry(table, version, g, len(_distinct(table, version, g))) for g in folded]
         if len(entries) > MAX_SELECT_OPTIONS:
             return None
-        menu_selects.append((name, entries))
+        # Every option at once (one click each) when the opened select still fits the budget.
+        flat: dict[str, Entry] = {}
+        for g in folded:
+            for i, choice in g.members:
+                label = choice.single_label
+                flat.setdefault(
+                    label, Entry(ActRef(table, version, g.seat, i), label, choice.tone, choice.emoji)
+                )
+        menu_selects.append((name, entries, list(flat.values())))
     fixed = len(tail) + len(menu_selects)
 
     def finish(top: list[Row], buttons: list[ButtonSpec]) -> list[Row] | None:
         rows = top + _button_rows(buttons + tail)
         first = len(top)
-        for slot, (name, entries) in enumerate(menu_selects, start=first):
+        shown = sum(len(row) if isinstance(row, tuple) else 1 for row in rows) + len(menu_selects)
+        for slot, (name, entries, flat) in enumerate(menu_selects, start=first):
+            if shown - 1 + len(flat) <= budget:
+                entries = flat
             rows.append(_select(table, version, slot, name, entries))
         return rows if len(rows) <= MAX_ROWS else None
 
@@ -360,20 +372,25 @@ def budget_rows(
         rows = finish([], [_button(e) for e in spread.values()])
         if rows is not None:
             return rows
-    # 2. One select per direct group of several options (single ones stay buttons): one click.
-    several = [(g, d) for g, d in direct if len(d) > 1]
-    singles = [_button(_head_entry(table, version, g, 1)) for g, d in direct if len(d) == 1]
-    shown = len(several) + len(singles) + fixed
-    if several and all(len(d) <= MAX_SELECT_OPTIONS and shown - 1 + len(d) <= budget for _, d in several):
+    # 2. A group of several options as a select when its options fit the budget once opened
+    # (one click), else as a button opening a second step (paged within the budget there);
+    # a group of one option is its button. Selects beyond Discord's rows turn into buttons,
+    # the longest first.
+    shown = len(direct) + fixed
+    fitting = [(g, d) for g, d in direct if 1 < len(d) <= MAX_SELECT_OPTIONS and shown - 1 + len(d) <= budget]
+    while True:
+        chosen = {g.number for g, _ in fitting}
         top: list[Row] = [
             _select(table, version, slot, ui.select_placeholder(g.head), d)
-            for slot, (g, d) in enumerate(several)
+            for slot, (g, d) in enumerate(fitting)
         ]
-        rows = finish(top, singles)
-        if rows is not None:
+        buttons = [
+            _button(_head_entry(table, version, g, len(d))) for g, d in direct if g.number not in chosen
+        ]
+        rows = finish(top, buttons)
+        if rows is not None or not fitting:
             return rows
-    # 3. A button per group, its options on a second step (paged within the budget there).
-    return finish([], [_button(_head_entry(table, version, g, len(d))) for g, d in direct])
+        fitting.remove(max(fitting, key=lambda pair: len(pair[1])))
 
 
 def _budget_group_rows(

@@ -106,7 +106,7 @@ def test_placing_any_die_reads_at_most_ten_components_with_labels_of_forty_at_mo
 
 
 def test_karma_actions_fold_into_one_select_and_equal_targets_show_once() -> None:
-    seen_karma = seen_seeds = 0
+    seen_karma = seen_seeds = flat = 0
     for state, prompt in games(players=(3,), seeds=1):
         if prompt.kind != "place" or not any(a.kind == "place" for a in prompt.options):
             continue
@@ -119,6 +119,15 @@ def test_karma_actions_fold_into_one_select_and_equal_targets_show_once() -> Non
             assert len(selects) == 1, "every karma action behind one select"
             assert not any(i.select is None and "karma" in i.label for i in items)
             seen_karma += 1
+            slot = rows.index(selects[0])
+            menu = [i for i in items if i.select == slot]
+            if all(isinstance(i.ref, ActRef) for i in menu):  # each action one click, when it fits
+                flat += 1
+                assert reads(items, menu[0]) <= BUDGET
+            else:
+                assert all(
+                    isinstance(i.ref, GroupRef) or i.ref.index in range(len(prompt.options)) for i in menu
+                )
         else:
             assert not selects
         # Bob's empty tokens take a red die alike: one choice, not one per token.
@@ -136,4 +145,4 @@ def test_karma_actions_fold_into_one_select_and_equal_targets_show_once() -> Non
             shown = [i for i in items if f"{name}: new seed" in i.label]
             if shown:  # once per die: in its select, or on one button naming die and target
                 assert len(shown) == len({(i.select, i.label) for i in shown}), [i.label for i in shown]
-    assert seen_karma > 20 and seen_seeds > 10, (seen_karma, seen_seeds)
+    assert seen_karma > 20 and seen_seeds > 10 and 0 < flat < seen_karma, (seen_karma, seen_seeds, flat)
