@@ -104,12 +104,13 @@ def _fit(before: str, name: str, after: str) -> str:
 
 
 def _vine(view: Any, owner: int, token: int) -> str:
-    """A vine as "4 ⚫3 ⚫2 =2": its dice (colour marked unless red) and its value."""
+    """A vine as "4 ⚫3 ⚫2 =2": its dice (colour marked unless red), and its value when a black
+    or gold die makes it differ from the seed's face ("5 5" is worth 5)."""
     found = view.players[owner].tokens[token]
     dice = " ".join(
         ("" if d.colour.value == "red" else DIE_EMOJI[d.colour.value]) + str(d.value) for d in found.dice
     )
-    return f"{dice} ={found.value}"
+    return dice if found.value == found.dice[0].value else f"{dice} ={found.value}"
 
 
 def _target(view: Any, owner: int, token: int) -> tuple[str, Tone]:
