@@ -58,7 +58,7 @@ def offered(state: TomatoState, seat: int, action: Action) -> bool:
         return not args
     if phase is Phase.CLEAR:
         if kind in KARMA_ACTIONS:
-            return karma_offered(state, kind, args)
+            return state.options.end_step_karma and karma_offered(state, kind, args)
         if kind == "keep":
             return not args
         if kind != "clear" or len(args) != 1 or args[0][0] != "token":

@@ -87,7 +87,8 @@ class TomatoRules(Rules[TomatoState]):
             # The end-of-turn step: clear your zero vines, spend karma (seed: "at any time
             # during active player's turn"; bits for passed dice arrive here), or finish.
             zero = tuple(turn.zero_vines(state))
-            options = (*(Action.of("clear", token=t) for t in zero), KEEP, *karma_options(state))
+            karma = karma_options(state) if state.options.end_step_karma else []
+            options = (*(Action.of("clear", token=t) for t in zero), KEEP, *karma)
             context = (("tokens", zero), ("karma", state.players[seat].karma))
             return (Prompt(seat, "clear", options, default=KEEP, context=context),)
         return ()

@@ -163,6 +163,10 @@ class TableOptions:
     """Which vines the "clean the vine" karma action may target: "any" player's or only "own"."""
     negative_harvest: str = "allow"
     """A harvest worth 0 or less scores its value ("allow") or 0 ("floor_zero")."""
+    end_step_karma: bool = True
+    """Karma earned for passed dice (and karma the end-of-turn cut would take) may be spent at
+    the end-of-turn step, which offers karma too (the seed: "at any time during active
+    player's turn"). False: the turn ends as the dice are passed, as in tables begun before."""
 
 
 @dataclass(slots=True, kw_only=True)

@@ -151,6 +151,8 @@ def end_step_open(state: TomatoState, *, gained: bool = False) -> bool:
     """
     if zero_vines(state):
         return True
+    if not state.options.end_step_karma:
+        return False
     karma = state.players[state.active].karma
     if not (gained or karma > state.options.rest_karma_cap):
         return False

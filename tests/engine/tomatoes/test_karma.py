@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from engine.core import Action, IllegalAction
@@ -247,3 +250,27 @@ def test_bot_games_never_cut_karma_in_the_step_that_earned_it() -> None:
             if any(e.kind == "karma_cap" for e in step.events):
                 assert not any(e.kind == "karma" for e in step.events), (seed, state.version)
             state = step.state
+
+
+OLD_RECORDS = Path(__file__).with_name("old_records.json")
+"""Two 3-player normal-bot games (seeds 28 and 43) recorded with the engine of 563803d, before
+karma could be spent at the end of the turn; each cut karma once in the step that earned it."""
+
+
+def test_games_begun_before_the_end_of_turn_karma_replay_with_the_option_off() -> None:
+    for game in json.loads(OLD_RECORDS.read_text()):
+        moves = [(seat, Action.of(kind, **args)) for seat, kind, args in game["moves"]]
+        state = RULES.setup(game["players"], {"end_step_karma": False}, game["seed"])
+        cut_at_once = 0
+        for seat, action in moves:
+            step = RULES.apply(state, seat, action)
+            cut_at_once += "karma" in kinds(step.events) and "karma_cap" in kinds(step.events)
+            state = step.state
+        outcome = RULES.outcome(state)
+        assert outcome is not None and outcome.scores == tuple(game["scores"])
+        assert cut_at_once == game["cut_at_once"] == 1
+        # Under the rule as the seed has it, that end of turn opens the end-of-turn step instead.
+        state = RULES.setup(game["players"], {}, game["seed"])
+        with pytest.raises(IllegalAction):
+            for seat, action in moves:
+                state = RULES.apply(state, seat, action).state
