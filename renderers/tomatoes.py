@@ -54,7 +54,7 @@ EMPTY_SLOT = palette.mix(palette.PANEL_EDGE, palette.TEXT_DIM, 0.45)
 _PHASE_WORDS = {
     Phase.ROLL: "roll the dice",
     Phase.PLACE: "place dice",
-    Phase.CLEAR: "clear worthless vines?",
+    Phase.CLEAR: "end of turn",
     Phase.OVER: "",
 }
 

@@ -247,6 +247,19 @@ MIGRATIONS: tuple[str, ...] = (
     """
     UPDATE tables SET bot_to_move = 1 WHERE status = 'playing';
     """,
+    # 11: Diced Tomatoes games begun before karma could be spent at the end of the turn (karma
+    # earned for passed dice) keep the turn ending as the dice are passed, so their records
+    # replay (options, snapshots and undo snapshots).
+    """
+    UPDATE tables SET options = json_set(options, '$.end_step_karma', json('false'))
+        WHERE game = 'tomatoes' AND status <> 'lobby' AND json_type(options, '$.end_step_karma') IS NULL;
+    UPDATE tables SET state = json_set(state, '$.options.end_step_karma', json('false'))
+        WHERE game = 'tomatoes' AND state IS NOT NULL
+        AND json_type(state, '$.options.end_step_karma') IS NULL;
+    UPDATE undo_states SET state = json_set(state, '$.options.end_step_karma', json('false'))
+        WHERE json_type(state, '$.options.end_step_karma') IS NULL
+        AND table_id IN (SELECT id FROM tables WHERE game = 'tomatoes');
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -41,6 +41,9 @@ class Choice:
     tone: Tone = Tone.NORMAL
     alone_label: str | None = None
     """The label when the group holds only this option; defaults to "group: label"."""
+    menu: str | None = None
+    """With `GameUI.menu_budget`: groups naming the same menu fold into one select of the
+    first step (its placeholder), e.g. every karma action behind "Spend karma"."""
 
     @property
     def single_label(self) -> str:
@@ -72,6 +75,14 @@ class GameUI(ABC):
     "My hand" button that shows the clicker their own view, privately."""
     optional_choices: ClassVar[str | None] = None
     """What the game's optional decisions (Prompt.optional) are, in words; None if it has none."""
+    menu_budget: ClassVar[int | None] = None
+    """At most this many components to read on a screen of one player's turn, or None.
+
+    When set, the first step folds `Choice.menu` groups into selects and shows each `direct`
+    group's options as buttons (one click each), as one select per group (one click), or as
+    one button per group opening a second step, whichever fits the budget first; equal
+    labels are shown once, and a second step pages to stay within the budget.
+    """
 
     @abstractmethod
     def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
@@ -92,6 +103,10 @@ class GameUI(ABC):
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """One line for the second step, once the player picked `group`."""
         return f"{group.group_label}: choose one."
+
+    def select_placeholder(self, group: Choice) -> str:
+        """The placeholder of a select holding one group's options (see `menu_budget`)."""
+        return f"{group.group_label}…"
 
     def starts_turn(self, event: Event) -> bool:
         """Whether this event begins a new turn (a new board message), even for the same seat."""

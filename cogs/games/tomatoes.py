@@ -21,9 +21,24 @@ KARMA_GROUPS: dict[str, tuple[str, int, str]] = {
     "clean": ("Clean a vine", 3, "🧹"),
     "roll_over": ("Roll over 1↔6", 4, "🔃"),
     "flip": ("Flip a seed", 5, "🔁"),
-    "set_value": ("Set a die to any value", 6, "🎯"),
+    "set_value": ("Set a die", 6, "🎯"),
 }
 """Karma action kind -> (label, cost, emoji); the costs are those of rules section 8.4."""
+KARMA_VERBS = {
+    "reroll": "Re-roll",
+    "shift": "Shift",
+    "clean": "Clean",
+    "roll_over": "Roll over",
+    "flip": "Flip",
+    "set_value": "Set",
+}
+"""The short name of a karma action in a label that also names its die or vine."""
+
+LABEL_MAX = 40
+"""No label of a turn's menu is longer (a phone shows about this much on a button)."""
+MENU_BUDGET = 10
+"""At most this many components to read on a screen of a turn (issue 33: a phone user scanned
+up to 20 long die -> target buttons before every placement)."""
 
 RULES_TEXT = "\n".join(
     (
@@ -35,7 +50,8 @@ RULES_TEXT = "\n".join(
         " • a **red** die can be a **seed** on any empty tomato token, yours or an opponent's;",
         " • any die can join a vine (yours or theirs) if the vine stays a **set** (5-5-5)"
         " or a **run** (3-4-5; 6 and 1 are not neighbours).",
-        "3. Dice that fit nowhere are **passed** to the next player, and the turn ends.",
+        "3. Dice that fit nowhere are **passed** to the next player, and the turn ends (karma"
+        " earned for them may still be spent first).",
         "",
         "**Harvest**: a vine's 4th die harvests it. The seed goes to the **owner's** next score slot,"
         " worth its pips **-1 per black die, +1 per gold die**. Worth more than 6 is overripe:"
@@ -58,7 +74,7 @@ RULES_TEXT = "\n".join(
         "**Solo**: harvest all 6 tomatoes before the dice run out; slots matching their number count.",
         "",
         "`/play tomatoes` opens a table. On your turn press where a die goes (with many"
-        " choices: the die first, then where);"
+        ' choices: the die first, then where; karma actions are in the "Spend karma" menu);'
         " ↩️ Undo takes back your moves until the next roll.",
     )
 )
@@ -75,30 +91,56 @@ def die_label(view: Any, index: int) -> str:
     return f"{colour.capitalize()} {value}"
 
 
-def _whose(prompt: Prompt, owner: int, names: Sequence[str]) -> str:
-    return "Your" if owner == prompt.seat else f"{names[owner]}'s"
+def _who(prompt: Prompt, owner: int, names: Sequence[str]) -> str:
+    return "You" if owner == prompt.seat else names[owner]
+
+
+def _fit(before: str, name: str, after: str) -> str:
+    """`before + name + after`, the name shortened so that the whole is at most LABEL_MAX long."""
+    room = LABEL_MAX - len(before) - len(after)
+    if len(name) > room:
+        name = name[: max(room - 1, 3)].rstrip() + "…"
+    return before + name + after
 
 
 def _vine(view: Any, owner: int, token: int) -> str:
-    """A vine as "4 ⚫3 ⚫2 = 2": its dice (colour marked unless red) and its value."""
+    """A vine as "4 ⚫3 ⚫2 =2": its dice (colour marked unless red), and its value when a black
+    or gold die makes it differ from the seed's face ("5 5" is worth 5)."""
     found = view.players[owner].tokens[token]
     dice = " ".join(
         ("" if d.colour.value == "red" else DIE_EMOJI[d.colour.value]) + str(d.value) for d in found.dice
     )
-    return f"{dice} = {found.value}"
+    return dice if found.value == found.dice[0].value else f"{dice} ={found.value}"
+
+
+def _target(view: Any, owner: int, token: int) -> tuple[str, Tone]:
+    """Where a die goes, without its owner: "new seed", "4 4 =4", "5 5 5 =5 harvest"."""
+    dice = view.players[owner].tokens[token].dice
+    if not dice:
+        return "new seed", Tone.NORMAL
+    if len(dice) == 3:
+        return f"{_vine(view, owner, token)} harvest", Tone.GOOD
+    return _vine(view, owner, token), Tone.NORMAL
 
 
 def _rest(view: Any, prompt: Prompt, names: Sequence[str]) -> list[str]:
-    """ "Red 5 → Bob's token 2" for each die of a forced rest (context "rest": die, owner, token
+    """ "Red 5 → Bob: 4 4 =4" for each die of a forced rest (context "rest": die, owner, token
     triples in playing order, die indices as they are at each step)."""
     flat = cast(tuple[int, ...], dict(prompt.context).get("rest", ()))
     rolled = list(view.rolled)
+    tokens = {
+        (o, t): list(view.players[o].tokens[t].dice) for o in range(len(view.players)) for t in range(3)
+    }
     parts = []
     for at in range(0, len(flat), 3):
         die, owner, token = flat[at : at + 3]
         placed = rolled.pop(die)
-        where = f"{_whose(prompt, owner, names)} token {token + 1}"
-        parts.append(f"{placed.colour.value.capitalize()} {placed.value} → {where}")
+        vine = tokens[(owner, token)]
+        where = " ".join(str(d.value) for d in vine) or "new seed"
+        vine.append(placed)
+        parts.append(
+            f"{placed.colour.value.capitalize()} {placed.value} → {_who(prompt, owner, names)}: {where}"
+        )
     return parts
 
 
@@ -119,8 +161,15 @@ class TomatoesUI(GameUI):
         ("matched slots", "matched slots"),
     )
 
+    menu_budget = MENU_BUDGET
+
+    def __init__(self, group_by: str = "die") -> None:
+        # "die": pick a die, then where it goes; "target": pick a vine, then which die (measured
+        # against each other by bench/bench_tomatoes_menu.py; "die" reads and clicks less).
+        self.group_by = group_by
+
     def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
-        """Dice group their targets; karma actions group by kind; the rest stand alone."""
+        """Dice group their targets (equal dice and equal targets alike); karma folds into one menu."""
         kind = action.kind
         if kind == "roll":
             if not action.args:
@@ -129,55 +178,68 @@ class TomatoesUI(GameUI):
             return Choice("roll", "Take and roll", ", ".join(mix) or "No new dice", "🎲", Tone.MAIN)
         if kind == "place":
             die, owner, token = action["die"], action["owner"], action["token"]
-            colour, _ = _die(view, die)
-            vine = view.players[owner].tokens[token].dice
-            target = f"{_whose(prompt, owner, names)} token {token + 1}"
-            if not vine:
-                label, tone = f"{target}: new seed", Tone.NORMAL
-            elif len(vine) == 3:
-                label, tone = f"{target} ({_vine(view, owner, token)}): harvest!", Tone.GOOD
-            else:
-                label, tone = f"{target} ({_vine(view, owner, token)})", Tone.NORMAL
-            group_label = die_label(view, die)
-            return Choice(
-                f"die:{die}", group_label, label, DIE_EMOJI.get(colour), tone, f"{group_label} → {label}"
-            )
+            colour, value = _die(view, die)
+            what, tone = _target(view, owner, token)
+            who = _who(prompt, owner, names)
+            dice = die_label(view, die)
+            where = _fit("", who, f": {what}")
+            alone = _fit(f"{dice} → ", who, f": {what}")
+            emoji = DIE_EMOJI.get(colour)
+            if self.group_by == "target":
+                # Equal targets (empty tokens of one player, equal vines of one player) play alike.
+                key = f"to:{owner}:{what}"
+                return Choice(key, where, dice, emoji, tone, alone)
+            return Choice(f"die:{colour}{value}", dice, where, emoji, tone, alone)
         if kind == "place_rest":
-            label = "Place the rest: " + ", ".join(_rest(view, prompt, names))
+            parts = _rest(view, prompt, names)
+            label = "Place the rest: " + ", ".join(parts)
+            if len(label) > LABEL_MAX:
+                label = f"Place the rest ({len(parts)} dice)"  # the question names each die
             return Choice("rest", label, label, "⏩", Tone.MAIN)
         if kind == "end_turn":
             count = len(view.rolled)
             label = f"End turn (pass {count} {'die' if count == 1 else 'dice'})" if count else "End turn"
             return Choice("end", label, label, "⏭️", Tone.MAIN)
         if kind in KARMA_GROUPS:
-            name, cost, emoji = KARMA_GROUPS[kind]
-            group = f"{name} ({cost} karma)"
-            if kind in ("clean", "flip"):
-                owner, token = action["owner"], action["token"]
-                target = f"{_whose(prompt, owner, names)} token {token + 1} ({_vine(view, owner, token)})"
-                if kind == "flip":
-                    seed = view.players[owner].tokens[token].dice[0].value
-                    target += f": seed {seed} → {7 - seed}"
-                return Choice(f"karma:{kind}", group, target, emoji, Tone.RISKY)
-            die = action["die"]
-            _, value = _die(view, die)
-            label = die_label(view, die)
+            return self._karma(view, prompt, action, names)
+        if kind == "clear":
+            token = action["token"]
+            label = f"Clear your token {token + 1} (worth {view.players[prompt.seat].tokens[token].value})"
+            return Choice(f"clear:{token}", label, label, "🧹", Tone.RISKY)
+        if kind == "keep":
+            zero = dict(prompt.context).get("tokens")
+            label = "Keep and end the turn" if zero else "End turn"
+            return Choice("keep", label, label, "⏭️", Tone.MAIN)
+        words = ", ".join(f"{k} {v}" for k, v in action.args)
+        label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
+        return Choice(f"other:{kind}", label, label)
+
+    def _karma(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+        """A karma action, in the "Spend karma" menu, grouped by kind."""
+        kind = action.kind
+        name, cost, emoji = KARMA_GROUPS[kind]
+        group = f"{name} ({cost})"
+        verb = f"{KARMA_VERBS[kind]} ({cost}): "
+        menu = f"Spend karma (you have {view.players[prompt.seat].karma}; cost in brackets)"
+        if kind in ("clean", "flip"):
+            owner, token = action["owner"], action["token"]
+            after = f": {_vine(view, owner, token)}"
+            if kind == "flip":
+                seed = view.players[owner].tokens[token].dice[0].value
+                after += f", seed→{7 - seed}"
+            label = _fit("", _who(prompt, owner, names), after)
+            alone = _fit(verb, _who(prompt, owner, names), after)
+        else:
+            _, value = _die(view, action["die"])
+            label = die_label(view, action["die"])
             if kind == "shift":
                 label += f" → {value + action['by']}"
             elif kind == "roll_over":
                 label += f" → {7 - value}"
             elif kind == "set_value":
                 label += f" → {action['value']}"
-            return Choice(f"karma:{kind}", group, label, emoji, Tone.RISKY)
-        if kind == "clear":
-            token = action["token"]
-            label = f"Clear your token {token + 1} (worth {view.players[prompt.seat].tokens[token].value})"
-            return Choice(f"clear:{token}", label, label, "🧹", Tone.RISKY)
-        if kind == "keep":
-            return Choice("keep", "Keep and end the turn", "Keep and end the turn", "⏭️", Tone.MAIN)
-        words = ", ".join(f"{k} {v}" for k, v in action.args)
-        label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
-        return Choice(f"other:{kind}", label, label)
+            alone = verb + label
+        return Choice(f"karma:{kind}", group, label, emoji, Tone.RISKY, alone, menu=menu)
 
     def starts_turn(self, event: Event) -> bool:
         """A "turn" event opens each turn (solo games included)."""
@@ -202,22 +264,39 @@ class TomatoesUI(GameUI):
             bushel = f"Bushel: {left or 'empty'}."
             return f"{who}: take {context.get('take', 0)} dice{extra} and roll. {bushel}{spend}"
         if prompt.kind == "place":
+            if context.get("rest"):
+                rest = "; ".join(_rest(view, prompt, names))
+                return f"{who}: each die left fits one place only ({rest}); karma {karma}."
             if context.get("must_place"):
                 return f"{who}: place your dice: choose where each one goes (karma {karma})."
             return f"{who}: no die fits; end your turn or spend karma (karma {karma})."
         if prompt.kind == "clear":
-            return f"{who}: a vine of yours is worth 0 or less: clear it or keep it."
+            can_spend = any(a.kind in KARMA_GROUPS for a in prompt.options)
+            cap = " (above 6 is lost when your turn ends)" if karma > 6 else ""
+            karma_words = f"spend karma{cap} or end your turn (karma {karma})"
+            if context.get("tokens"):
+                more = f"; you may also {karma_words}" if can_spend else ""
+                return f"{who}: a vine of yours is worth 0 or less: clear it or keep it{more}."
+            return f"{who}: dice passed; {karma_words}."
         return f"{who}: your move."
 
     def direct(self, group: Choice) -> bool:
-        """A die's targets are one click each ("Red 5 → Your token 2") while they all fit."""
-        return group.group.startswith("die:")
+        """A die's targets (or a target's dice) are one click each while the menu stays short."""
+        return group.group.startswith(("die:", "to:"))
 
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """ "Where does Red 5 go?" for a die; the karma action's name otherwise."""
         if group.group.startswith("die:"):
             return f"Where does **{group.group_label}** go?"
+        if group.group.startswith("to:"):
+            return f"Which die goes on **{group.group_label}**?"
         return f"**{group.group_label}**: choose."
+
+    def select_placeholder(self, group: Choice) -> str:
+        """ "Red 5: where to?" above a die's targets."""
+        if group.group.startswith("to:"):
+            return f"{group.group_label}: which die?"
+        return f"{group.group_label}: where to?"
 
     def option_summary(self, options: Mapping[str, Scalar]) -> str:
         """The variants in play."""

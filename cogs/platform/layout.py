@@ -71,6 +71,8 @@ class Group:
     number: int
     head: Choice
     members: list[tuple[int, Choice]] = field(default_factory=list)
+    budget: int | None = None
+    """The game's `menu_budget`: the second step then shows equal labels once, in short pages."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,7 @@ def groups_of(ui: GameUI, view: Any, prompt: Prompt, names: Sequence[str]) -> li
         choice = ui.choice(view, prompt, action, names)
         group = groups.get(choice.group)
         if group is None:
-            group = groups[choice.group] = Group(prompt.seat, len(groups), choice)
+            group = groups[choice.group] = Group(prompt.seat, len(groups), choice, budget=ui.menu_budget)
         group.members.append((index, choice))
     return list(groups.values())
 
@@ -220,7 +222,6 @@ def main_rows(
 ) -> list[Row]:
     """The components of a board message: the first step of every open prompt, plus Undo
     (and "My hand" when seats hold hidden information)."""
-    entries = main_entries(table, version, ui, view, prompts, names)
     prompted = {p.seat for p in prompts}
     controls = [
         ButtonSpec(
@@ -235,6 +236,11 @@ def main_rows(
     ][:3]
     if private:
         controls.append(ButtonSpec(MineRef(table).custom_id(), "My hand", Tone.NORMAL, "🂠"))
+    if ui.menu_budget is not None and len(prompts) == 1 and page == 0:
+        rows = budget_rows(table, version, ui, view, prompts[0], names, controls, ui.menu_budget)
+        if rows is not None:
+            return rows
+    entries = main_entries(table, version, ui, view, prompts, names)
     return lay_out(
         table,
         version,
@@ -249,6 +255,8 @@ def main_rows(
 def group_rows(table: int, version: int, group: Group, page: int = 0) -> list[Row]:
     """The components of the second step: the options of one group, plus Back."""
     back = ButtonSpec(MainRef(table, version).custom_id(), "Back", Tone.NORMAL, "⬅️")
+    if group.budget is not None:
+        return _budget_group_rows(table, version, group, page, back, group.budget)
     return lay_out(
         table,
         version,
@@ -258,3 +266,147 @@ def group_rows(table: int, version: int, group: Group, page: int = 0) -> list[Ro
         page_ref=lambda n: GroupRef(table, version, group.seat, group.number, n),
         placeholder=clip(group.head.group_label, 60),
     )
+
+
+def _distinct(table: int, version: int, group: Group) -> list[Entry]:
+    """A group's options as entries, each label once (equal dice or equal targets play alike)."""
+    entries: dict[str, Entry] = {}
+    for index, choice in group.members:
+        if choice.label not in entries:
+            ref = ActRef(table, version, group.seat, index)
+            entries[choice.label] = Entry(ref, choice.label, choice.tone, choice.emoji)
+    return list(entries.values())
+
+
+def _head_entry(table: int, version: int, group: Group, distinct: int) -> Entry:
+    """The first-step entry of a group: its option when it has one, else a button opening it."""
+    if distinct == 1:
+        index, choice = group.members[0]
+        return Entry(
+            ActRef(table, version, group.seat, index), choice.single_label, choice.tone, choice.emoji
+        )
+    ref = GroupRef(table, version, group.seat, group.number)
+    return Entry(ref, f"{group.head.group_label}…", group.head.tone, group.head.emoji)
+
+
+def _button(entry: Entry) -> ButtonSpec:
+    return ButtonSpec(entry.ref.custom_id(), clip(entry.label, MAX_BUTTON_LABEL), entry.tone, entry.emoji)
+
+
+def _select(table: int, version: int, slot: int, placeholder: str, entries: Sequence[Entry]) -> SelectSpec:
+    options = tuple(OptionItem(clip(e.label, MAX_OPTION_TEXT), e.ref.value(), e.emoji) for e in entries)
+    return SelectSpec(PickRef(table, version, slot).custom_id(), clip(placeholder, MAX_PLACEHOLDER), options)
+
+
+def _button_rows(buttons: Sequence[ButtonSpec]) -> list[Row]:
+    return [tuple(buttons[i : i + MAX_BUTTONS_PER_ROW]) for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW)]
+
+
+def budget_rows(
+    table: int,
+    version: int,
+    ui: GameUI,
+    view: Any,
+    prompt: Prompt,
+    names: Sequence[str],
+    controls: Sequence[ButtonSpec],
+    budget: int,
+) -> list[Row] | None:
+    """The first step of one prompt within `budget` components to read (see `GameUI.menu_budget`).
+
+    Tried in order: every option of the `direct` groups as a button; else one select per such
+    group whose options fit once opened (a choice in it plays at once: what is read is the
+    selects, the buttons and the opened one's options), the others a button opening a second
+    step. None when not even that fits Discord's rows.
+    """
+    groups = groups_of(ui, view, prompt, names)
+    menus: dict[str, list[Group]] = {}
+    direct: list[tuple[Group, list[Entry]]] = []
+    plain: list[Entry] = []
+    for group in groups:
+        distinct = _distinct(table, version, group)
+        if group.head.menu is not None:
+            menus.setdefault(group.head.menu, []).append(group)
+        elif ui.direct(group.head):
+            direct.append((group, distinct))
+        else:
+            plain.append(_head_entry(table, version, group, len(distinct)))
+    tail = [_button(e) for e in plain] + list(controls)
+    menu_selects = []
+    for name, folded in menus.items():
+        entries = [_head_entry(table, version, g, len(_distinct(table, version, g))) for g in folded]
+        if len(entries) > MAX_SELECT_OPTIONS:
+            return None
+        # Every option at once (one click each) when the opened select still fits the budget.
+        flat: dict[str, Entry] = {}
+        for g in folded:
+            for i, choice in g.members:
+                label = choice.single_label
+                flat.setdefault(
+                    label, Entry(ActRef(table, version, g.seat, i), label, choice.tone, choice.emoji)
+                )
+        menu_selects.append((name, entries, list(flat.values())))
+    fixed = len(tail) + len(menu_selects)
+
+    def finish(top: list[Row], buttons: list[ButtonSpec]) -> list[Row] | None:
+        rows = top + _button_rows(buttons + tail)
+        first = len(top)
+        shown = sum(len(row) if isinstance(row, tuple) else 1 for row in rows) + len(menu_selects)
+        for slot, (name, entries, flat) in enumerate(menu_selects, start=first):
+            if shown - 1 + len(flat) <= budget:
+                entries = flat
+            rows.append(_select(table, version, slot, name, entries))
+        return rows if len(rows) <= MAX_ROWS else None
+
+    # 1. Every option of a direct group as a button: one click each.
+    spread: dict[str, Entry] = {}
+    for group, _ in direct:
+        for index, choice in group.members:
+            spread.setdefault(
+                choice.single_label,
+                Entry(
+                    ActRef(table, version, group.seat, index), choice.single_label, choice.tone, choice.emoji
+                ),
+            )
+    if len(spread) + fixed <= budget:
+        rows = finish([], [_button(e) for e in spread.values()])
+        if rows is not None:
+            return rows
+    # 2. A group of several options as a select when its options fit the budget once opened
+    # (one click), else as a button opening a second step (paged within the budget there);
+    # a group of one option is its button. Selects beyond Discord's rows turn into buttons,
+    # the longest first.
+    shown = len(direct) + fixed
+    fitting = [(g, d) for g, d in direct if 1 < len(d) <= MAX_SELECT_OPTIONS and shown - 1 + len(d) <= budget]
+    while True:
+        chosen = {g.number for g, _ in fitting}
+        top: list[Row] = [
+            _select(table, version, slot, ui.select_placeholder(g.head), d)
+            for slot, (g, d) in enumerate(fitting)
+        ]
+        buttons = [
+            _button(_head_entry(table, version, g, len(d))) for g, d in direct if g.number not in chosen
+        ]
+        rows = finish(top, buttons)
+        if rows is not None or not fitting:
+            return rows
+        fitting.remove(max(fitting, key=lambda pair: len(pair[1])))
+
+
+def _budget_group_rows(
+    table: int, version: int, group: Group, page: int, back: ButtonSpec, budget: int
+) -> list[Row]:
+    """A second step within `budget` components: equal labels once, pages with arrows and Back."""
+    entries = _distinct(table, version, group)
+    size = budget - 1 if len(entries) <= budget - 1 else max(1, budget - 3)
+    pages = -(-len(entries) // size)
+    page = min(max(page, 0), pages - 1)
+    chunk = entries[page * size : (page + 1) * size]
+    control = [back]
+    if page > 0:
+        ref = GroupRef(table, version, group.seat, group.number, page - 1)
+        control.append(ButtonSpec(ref.custom_id(), "Previous", Tone.NORMAL, "◀️"))
+    if page < pages - 1:
+        ref = GroupRef(table, version, group.seat, group.number, page + 1)
+        control.append(ButtonSpec(ref.custom_id(), "More", Tone.NORMAL, "▶️"))
+    return _button_rows([_button(e) for e in chunk] + control)

@@ -93,11 +93,20 @@ class GreedyBot:
             # Picking colours: red first (the only seeds), then gold, then black.
             return max(rolls, key=lambda a: (a.get("red", 0), a.get("gold", 0)))
         if prompt.kind == "clear":
+            keep = next(a for a in prompt.options if a.kind == "keep")
+            spendable = tuple(a for a in prompt.options if a.kind in KARMA_COSTS)
+            if spendable:
+                # Karma the end-of-turn cut would take (or just earned for passed dice) buys
+                # a clean or a flip if one pays, as during the turn.
+                judge = _Judge(view, prompt.seat)
+                spend = judge.best(spendable)
+                if judge.gain(spend) > 0:
+                    return spend
             # A vine worth 0 or less scores nothing and blocks a token: clear it, unless the
             # track is full, when tokens are frozen and its red dice still score at the end.
             if len(view.players[prompt.seat].slots) >= SLOTS_PER_TRACK:
-                return next((a for a in prompt.options if a.kind == "keep"), prompt.options[-1])
-            return next((a for a in prompt.options if a.kind == "clear"), prompt.options[-1])
+                return keep
+            return next((a for a in prompt.options if a.kind == "clear"), keep)
         return _Judge(view, prompt.seat).best(prompt.options)
 
 

@@ -57,6 +57,8 @@ def offered(state: TomatoState, seat: int, action: Action) -> bool:
             return (red, black, gold) in turn.colour_mixes(state)
         return not args
     if phase is Phase.CLEAR:
+        if kind in KARMA_ACTIONS:
+            return state.options.end_step_karma and karma_offered(state, kind, args)
         if kind == "keep":
             return not args
         if kind != "clear" or len(args) != 1 or args[0][0] != "token":

@@ -84,6 +84,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         ("allow", "floor_zero"),
         help="A harvest worth 0 or less scores its value, or 0.",
     ),
+    OptionSpec(
+        "end_step_karma",
+        "Karma at the end of the turn",
+        True,
+        help="Karma earned for passed dice may be spent before the turn ends (off: tables begun before).",
+    ),
 )
 
 
@@ -111,4 +117,5 @@ def table_options(resolved: dict[str, Scalar]) -> TableOptions:
         first_to_six_bonus=number("first_to_six_bonus"),
         clean_target=str(resolved["clean_target"]),
         negative_harvest=str(resolved["negative_harvest"]),
+        end_step_karma=flag("end_step_karma"),
     )

@@ -36,7 +36,7 @@ ROLL = Action("roll")
 END_TURN = Action("end_turn")
 """End the turn: pass the dice that cannot be placed."""
 KEEP = Action("keep")
-"""Keep the remaining zero-value vines and finish the turn."""
+"""Finish the turn at the end-of-turn step (keeping any zero-value vines left)."""
 
 
 @cache
@@ -84,9 +84,13 @@ class TomatoRules(Rules[TomatoState]):
         if state.phase is Phase.PLACE:
             return (self._place_prompt(state),)
         if state.phase is Phase.CLEAR:
+            # The end-of-turn step: clear your zero vines, spend karma (seed: "at any time
+            # during active player's turn"; bits for passed dice arrive here), or finish.
             zero = tuple(turn.zero_vines(state))
-            options = (*(Action.of("clear", token=t) for t in zero), KEEP)
-            return (Prompt(seat, "clear", options, default=KEEP, context=(("tokens", zero),)),)
+            karma = karma_options(state) if state.options.end_step_karma else []
+            options = (*(Action.of("clear", token=t) for t in zero), KEEP, *karma)
+            context = (("tokens", zero), ("karma", state.players[seat].karma))
+            return (Prompt(seat, "clear", options, default=KEEP, context=context),)
         return ()
 
     def _roll_prompt(self, state: TomatoState) -> Prompt:
@@ -153,7 +157,10 @@ class TomatoRules(Rules[TomatoState]):
             assert rest is not None  # apply() checked that it is offered
             return [event for placement in rest for event in place_die(state, *placement)]
         if kind in KARMA_ACTIONS:
-            return apply_karma(state, action)
+            events = apply_karma(state, action)
+            if state.phase is Phase.CLEAR and not turn.end_step_open(state):
+                events += turn.finish_turn(state)
+            return events
         if kind == "roll":
             if action.args:
                 drawn = turn.draw_mix(state, (action["red"], action["black"], action["gold"]))
@@ -164,7 +171,7 @@ class TomatoRules(Rules[TomatoState]):
             return turn.end_turn(state)
         if kind == "clear":
             events = [clear_token(state, seat, action["token"], Ev.CLEAR)]
-            if turn.zero_vines(state):
+            if turn.end_step_open(state):
                 return events
             return events + turn.finish_turn(state)
         if kind == "keep":

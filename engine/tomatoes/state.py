@@ -35,7 +35,8 @@ class Phase(enum.Enum):
     PLACE = "place"
     """The placement loop: place rolled dice, spend karma, end the turn when nothing fits."""
     CLEAR = "clear"
-    """End of turn: the active player may clear their own vines worth 0 or less."""
+    """End of turn, dice passed: the active player may clear their own vines worth 0 or less and
+    spend karma (that earned for the passed dice too) before karma is cut to the resting cap."""
     OVER = "over"
     """The game has ended."""
 
@@ -162,6 +163,10 @@ class TableOptions:
     """Which vines the "clean the vine" karma action may target: "any" player's or only "own"."""
     negative_harvest: str = "allow"
     """A harvest worth 0 or less scores its value ("allow") or 0 ("floor_zero")."""
+    end_step_karma: bool = True
+    """Karma earned for passed dice (and karma the end-of-turn cut would take) may be spent at
+    the end-of-turn step, which offers karma too (the seed: "at any time during active
+    player's turn"). False: the turn ends as the dice are passed, as in tables begun before."""
 
 
 @dataclass(slots=True, kw_only=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import Event
 from engine.tomatoes.events import Ev, die_json
-from engine.tomatoes.karma import add_bits
+from engine.tomatoes.karma import add_bits, karma_options
 from engine.tomatoes.state import Colour, Die, GameEnd, Phase, TomatoState
 from engine.tomatoes.vines import OVERRIPE_ABOVE, clear_token
 
@@ -128,17 +128,35 @@ def zero_vines(state: TomatoState) -> list[int]:
 
 
 def end_turn(state: TomatoState) -> list[Event]:
-    """Pass unplaced dice, clear overripe vines, then offer zero-vine clearing or finish the turn."""
+    """Pass unplaced dice, clear overripe vines, then open the end-of-turn step or finish the turn."""
+    karma = state.players[state.active].karma
     events = pass_dice(state)
     for owner, player in enumerate(state.players):
         for index, token in enumerate(player.tokens):
             if token.dice and token.value > OVERRIPE_ABOVE:
                 events.append(clear_token(state, owner, index, Ev.OVERRIPE))
-    if zero_vines(state):
-        # Section 15 item 8: the owner chooses whether to clear their own zero vines.
+    if end_step_open(state, gained=state.players[state.active].karma > karma):
         state.phase = Phase.CLEAR
         return events
     return events + finish_turn(state)
+
+
+def end_step_open(state: TomatoState, *, gained: bool = False) -> bool:
+    """Whether the end-of-turn step still has something to decide before the turn really ends.
+
+    Section 15 item 8: the owner chooses whether to clear their own zero vines. Karma may be
+    spent "at any time during the active player's turn" (seed), so karma just earned for
+    passing dice (`gained`), or karma above the resting cap that the cut would take, keeps the
+    step open while a karma action is affordable.
+    """
+    if zero_vines(state):
+        return True
+    if not state.options.end_step_karma:
+        return False
+    karma = state.players[state.active].karma
+    if not (gained or karma > state.options.rest_karma_cap):
+        return False
+    return bool(karma_options(state))
 
 
 def finish_turn(state: TomatoState) -> list[Event]:

@@ -10,7 +10,15 @@ import pytest
 
 from cogs.games import get_ui
 from cogs.platform import ids
-from cogs.platform.layout import group_entries, group_rows, groups_of, main_entries, main_rows, page_count
+from cogs.platform.layout import (
+    clip,
+    group_entries,
+    group_rows,
+    groups_of,
+    main_entries,
+    main_rows,
+    page_count,
+)
 from cogs.platform.views import build_view
 from engine.core import Prompt
 from engine.games import get_rules
@@ -68,13 +76,30 @@ def check_prompt(
             e.ref.index for e in entries if isinstance(e.ref, ids.ActRef) and e.ref.seat == prompt.seat
         }
         for group in groups_of(ui, view, prompt, names):
-            members = group_entries(BIG_TABLE, version, group)
-            for page in range(page_count(members)):
-                check_message(group_rows(BIG_TABLE, version, group, page))
+            pages = group_pages(group, version)
+            for rows in pages:
+                check_message(rows)
                 views += 1
+            labels = {b.label for rows in pages for row in rows if isinstance(row, tuple) for b in row}
+            labels |= {
+                o.label for rows in pages for row in rows if not isinstance(row, tuple) for o in row.options
+            }
+            if group.budget is not None and len(group.members) > 1:
+                assert {clip(c.label, 80) for _, c in group.members} <= labels, "each label on a page"
             reached.update(i for i, _ in group.members)
         assert reached == set(range(len(prompt.options))), "every option is reachable"
     return views
+
+
+def group_pages(group: Any, version: int) -> list[list[Any]]:
+    """Every page of a group's second step, following its "More" arrows."""
+    if group.budget is None:
+        members = group_entries(BIG_TABLE, version, group)
+        return [group_rows(BIG_TABLE, version, group, page) for page in range(page_count(members))]
+    pages = [group_rows(BIG_TABLE, version, group, 0)]
+    while "More" in [b.label for b in pages[-1][-1]]:
+        pages.append(group_rows(BIG_TABLE, version, group, len(pages)))
+    return pages
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
@@ -118,8 +143,8 @@ def test_every_prompt_of_random_buttons_games_fits(players: int) -> None:
     assert checked > 50
 
 
-def test_a_crowded_prompt_pages_through_selects() -> None:
-    """More choices than 4 rows of buttons: selects of 25, then pages with arrows."""
+def test_a_crowded_prompt_pages_within_the_budget() -> None:
+    """A group with more choices than the menu budget: short pages of distinct labels, with arrows."""
     ui = get_ui("tomatoes")
     rules = get_rules("tomatoes")
     state = rules.setup(6, {}, seed=3)
@@ -132,13 +157,15 @@ def test_a_crowded_prompt_pages_through_selects() -> None:
     names = NAMES
     view = rules.view(state, None)
     for group in groups_of(ui, view, fake, names):
-        for page in range(page_count(group_entries(1, 1, group))):
-            check_message(group_rows(1, 1, group, page))
+        for rows in group_pages(group, 1):
+            check_message(rows)
+            assert sum(len(row) for row in rows if isinstance(row, tuple)) <= 10
     biggest = max(groups_of(ui, view, fake, names), key=lambda g: len(g.members))
     assert len(biggest.members) > 100
-    rows = group_rows(1, 1, biggest, 0)
-    assert sum(isinstance(r, tuple) for r in rows) == 1 and len(rows) == 5
-    labels = [b.label for b in rows[-1]]
-    assert labels == ["Back", "More"]
-    last = page_count(group_entries(1, 1, biggest)) - 1
-    assert [b.label for b in group_rows(1, 1, biggest, last)[-1]] == ["Back", "Previous"]
+    pages = group_pages(biggest, 1)
+    assert [b.label for b in pages[0][-1]][-2:] == ["Back", "More"]
+    assert [b.label for b in pages[-1][-1]][-2:] == ["Back", "Previous"]
+    shown = [
+        b.label for rows in pages for row in rows for b in row if b.label not in ("Back", "More", "Previous")
+    ]
+    assert len(shown) == len(set(shown)) == len({c.label for _, c in biggest.members}), "each label once"

@@ -8,8 +8,8 @@ import pytest
 
 from cogs.games import get_ui
 from cogs.platform import presenter
-from cogs.platform.ids import ActRef
-from cogs.platform.layout import groups_of, main_entries
+from cogs.platform.ids import ActRef, parse, parse_value
+from cogs.platform.layout import SelectSpec, groups_of, main_rows
 from engine.buttons.state import Phase
 from engine.games import get_rules
 from engine.tomatoes.forced import PLACE_REST
@@ -119,22 +119,34 @@ def test_a_tomatoes_die_goes_where_it_goes_in_one_click() -> None:
             prompt = rules.prompts(state)[0]
             if prompt.kind == "place":
                 view = rules.view(state, None)
-                entries = main_entries(1, state.version, ui, view, [prompt], names)
-                direct = {e.ref.index for e in entries if isinstance(e.ref, ActRef)}
-                labels = {e.label for e in entries}
+                rows = main_rows(1, state.version, ui, view, [prompt], names, [])
+                direct = {ref.index for ref in first_step_refs(rows) if isinstance(ref, ActRef)}
                 for group in groups_of(ui, view, prompt, names):
                     if not group.head.group.startswith("die:"):
                         continue
-                    if len(group.members) == 1:
+                    if len({choice.label for _, choice in group.members}) == 1:
                         single += 1
                         assert group.members[0][0] in direct, "a die with one target: one click"
-                    elif all(choice.single_label in labels for _, choice in group.members):
+                    elif all(index in direct for index, _ in group.members[:1]):
                         spread += 1
             state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
     assert single > 20 and spread > 100, (single, spread)
 
 
-def test_a_forced_rest_is_one_button_that_names_each_die() -> None:
+def first_step_refs(rows: list[Any]) -> list[Any]:
+    """What every button and select option of a first step refers to."""
+    found = []
+    for row in rows:
+        if isinstance(row, SelectSpec):
+            pick = parse(row.custom_id)
+            assert pick is not None
+            found += [parse_value(pick.table, pick.version, option.value) for option in row.options]
+        else:
+            found += [parse(button.custom_id) for button in row]
+    return found
+
+
+def test_a_forced_rest_is_one_button_and_the_question_names_each_die() -> None:
     rules = get_rules("tomatoes")
     ui = get_ui("tomatoes")
     names = ["Ann", "Bob", "Cid"]
@@ -144,12 +156,20 @@ def test_a_forced_rest_is_one_button_that_names_each_die() -> None:
         while rules.outcome(state) is None and shown < 3:
             prompt = rules.prompts(state)[0]
             if PLACE_REST in prompt.options:
-                entries = main_entries(1, state.version, ui, rules.view(state, None), [prompt], names)
+                view = rules.view(state, None)
+                rows = main_rows(1, state.version, ui, view, [prompt], names, [])
                 index = prompt.options.index(PLACE_REST)
-                button = next(e for e in entries if isinstance(e.ref, ActRef) and e.ref.index == index)
-                assert button.label.startswith("Place the rest: ")
+                (button,) = [
+                    b
+                    for row in rows
+                    if isinstance(row, tuple)
+                    for b in row
+                    if parse(b.custom_id) == ActRef(1, state.version, prompt.seat, index)
+                ]
+                assert button.label.startswith("Place the rest") and len(button.label) <= 40
                 placed = sum(1 for a in prompt.options if a.kind == "place")
-                assert button.label.count("→") == placed, "every die of the rest is named"
+                question = ui.question(view, prompt, names)
+                assert question.count("→") == placed, "every die of the rest is named"
                 shown += 1
             state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
     assert shown >= 3

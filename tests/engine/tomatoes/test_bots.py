@@ -150,3 +150,14 @@ def test_hard_plays_its_samples_out_to_the_end_when_the_bushel_runs_low() -> Non
     assert horizon(state) == 2
     state.bushel = {Colour.RED: 5, Colour.BLACK: 2, Colour.GOLD: 1}
     assert horizon(state) > 2 * len(state.players)
+
+
+def test_normal_spends_karma_earned_for_passed_dice_before_the_cut_takes_it() -> None:
+    # At 6 karma and 2 bits, passing the black 5 makes 7: the karma above 6 is free to spend,
+    # and cleaning the opponent's 6-6-6 (one die from a harvest worth 6) pays.
+    state = position(2, rolled=("b5",), vines={(1, 0): ["r6", "r6", "r6"]}, karma={0: 6})
+    state.players[0].karma_bits = 2
+    state, _ = end_turn(state)
+    assert _choice(state) == Action.of("clean", owner=1, token=0)
+    state.players[1].tokens[0].dice = [die("r2")]  # a lone low seed: not worth 3 karma
+    assert _choice(state) == KEEP

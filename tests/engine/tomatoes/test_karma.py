@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from engine.core import Action, IllegalAction
 from engine.tomatoes import RULES
-from engine.tomatoes.rules import ROLL
+from engine.tomatoes.rules import KEEP, ROLL
 from engine.tomatoes.state import Colour, Phase, TomatoState
 from tests.engine.tomatoes.helpers import act, end_turn, kinds, place, position, prompt
 
@@ -185,3 +188,89 @@ def test_karma_may_be_spent_before_the_first_roll() -> None:
     assert state.phase is Phase.ROLL and not state.players[1].tokens[0].dice
     assert state.players[0].karma == 2
     assert RULES.prompts(state)[0].kind == "roll"
+
+
+def test_karma_earned_for_passed_dice_is_spent_in_the_same_turn() -> None:
+    # Seed: karma "can be spent immediately after earning them or at any time during active
+    # player's turn"; the bit for passing the black 5 makes the third one: 2 -> 3 karma.
+    state = position(2, rolled=("b5",), vines={(1, 0): ["r6", "r6", "r6"]}, karma={0: 2})
+    state.players[0].karma_bits = 2
+    state, events = end_turn(state)
+    assert kinds(events) == ["pass", "bit", "karma"], "the turn is not over yet"
+    assert state.phase is Phase.CLEAR and state.active == 0 and state.players[0].karma == 3
+    assert Action.of("clean", owner=1, token=0) in prompt(state).options
+    state, events = act(state, Action.of("clean", owner=1, token=0))
+    assert state.players[1].tokens[0].empty and state.players[0].karma == 0
+    assert "turn" in kinds(events) and state.active == 1, "nothing left to decide: the turn ends"
+    # Passing that earns no affordable karma ends the turn at once, as before.
+    state = position(2, rolled=("b5",), vines={(1, 0): ["r2"]}, karma={0: 1})
+    state.players[0].karma_bits = 2
+    state, events = end_turn(state)
+    assert state.players[0].karma == 2 and state.active == 1 and "turn" in kinds(events)
+
+
+def test_karma_above_six_from_passed_dice_is_cut_only_when_the_turn_really_ends() -> None:
+    # The pattern of the karma lost at once in bot games: at 6 karma and 2 bits, the bit for a
+    # passed die makes karma 7, and the end of the same step cut it back to 6 before any use.
+    state = position(2, rolled=("g2",), vines={(1, 0): ["r4", "r4"]}, karma={0: 6})
+    state.players[0].karma_bits = 2
+    state, events = end_turn(state)
+    assert "karma_cap" not in kinds(events) and state.players[0].karma == 7
+    assert state.phase is Phase.CLEAR and {a.kind for a in prompt(state).options} == {"keep", "clean", "flip"}
+    state, events = act(state, KEEP)
+    assert kinds(events)[:2] == ["karma_cap", "turn"] and state.players[0].karma == 6
+    # Spending it instead: the clean leaves 4, nothing is cut and the turn ends.
+    state = position(2, rolled=("g2",), vines={(1, 0): ["r4", "r4"]}, karma={0: 6})
+    state.players[0].karma_bits = 2
+    state, _ = end_turn(state)
+    state, events = act(state, Action.of("clean", owner=1, token=0))
+    assert "karma_cap" not in kinds(events) and state.players[0].karma == 4 and state.active == 1
+
+
+def test_the_zero_vine_step_offers_karma_and_stays_while_the_cut_would_take_some() -> None:
+    state = position(2, rolled=("b1",), vines={(0, 0): ["r1"], (1, 0): ["r5", "r5", "r5"]}, karma={0: 9})
+    state, _ = place(state, 0, 0, 0)
+    state, _ = end_turn(state)
+    options = prompt(state).options
+    assert Action.of("clear", token=0) in options and Action.of("clean", owner=1, token=0) in options
+    state, _ = act(state, Action.of("clear", token=0))
+    assert state.phase is Phase.CLEAR and state.active == 0, "9 karma: 3 would be lost, still a choice"
+    state, events = act(state, Action.of("clean", owner=1, token=0))
+    assert state.players[0].karma == 6 and state.active == 1 and "karma_cap" not in kinds(events)
+
+
+def test_bot_games_never_cut_karma_in_the_step_that_earned_it() -> None:
+    # 210 bot games of 2-4 players cut karma 20 times in the very step that earned it (passing
+    # dice); these seeds held three of them.
+    for seed in (28, 43, 58):
+        state = RULES.setup(2 + seed % 3, {}, seed)
+        while RULES.outcome(state) is None:
+            (asked,) = RULES.prompts(state)
+            step = RULES.apply(state, asked.seat, RULES.bot_action(state, asked))
+            if any(e.kind == "karma_cap" for e in step.events):
+                assert not any(e.kind == "karma" for e in step.events), (seed, state.version)
+            state = step.state
+
+
+OLD_RECORDS = Path(__file__).with_name("old_records.json")
+"""Two 3-player normal-bot games (seeds 28 and 43) recorded with the engine of 563803d, before
+karma could be spent at the end of the turn; each cut karma once in the step that earned it."""
+
+
+def test_games_begun_before_the_end_of_turn_karma_replay_with_the_option_off() -> None:
+    for game in json.loads(OLD_RECORDS.read_text()):
+        moves = [(seat, Action.of(kind, **args)) for seat, kind, args in game["moves"]]
+        state = RULES.setup(game["players"], {"end_step_karma": False}, game["seed"])
+        cut_at_once = 0
+        for seat, action in moves:
+            step = RULES.apply(state, seat, action)
+            cut_at_once += "karma" in kinds(step.events) and "karma_cap" in kinds(step.events)
+            state = step.state
+        outcome = RULES.outcome(state)
+        assert outcome is not None and outcome.scores == tuple(game["scores"])
+        assert cut_at_once == game["cut_at_once"] == 1
+        # Under the rule as the seed has it, that end of turn opens the end-of-turn step instead.
+        state = RULES.setup(game["players"], {}, game["seed"])
+        with pytest.raises(IllegalAction):
+            for seat, action in moves:
+                state = RULES.apply(state, seat, action).state

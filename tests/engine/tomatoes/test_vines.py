@@ -20,7 +20,8 @@ def test_black_defensive_use_zero_vine_may_be_cleared_by_its_owner(black: str) -
     state, events = end_turn(state)
     assert state.phase is Phase.CLEAR and state.active == 0
     options = prompt(state).options
-    assert options == (Action.of("clear", token=0), KEEP) and prompt(state).default == KEEP
+    assert options[:2] == (Action.of("clear", token=0), KEEP) and prompt(state).default == KEEP
+    assert {a.kind for a in options[2:]} == {"clean"}, "karma may be spent at this step too (3 karma)"
     bushel_before = state.bushel_size
     state, events = act(state, Action.of("clear", token=0))
     assert kinds(events)[0] == "clear" and state.players[0].tokens[0].empty
