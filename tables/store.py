@@ -462,7 +462,11 @@ class Store:
                 for statement in _statements(MIGRATIONS[step]):
                     await _run(db, statement)
                 await _run(db, f"PRAGMA user_version = {step + 1}")
-            log.info("database %s migrated to schema %d", self.path, step + 1)
+        # One line at start, not one per step: a new database is simply made at the current schema.
+        if current == 0:
+            log.info("database %s created (schema %d)", self.path, SCHEMA_VERSION)
+        elif current < SCHEMA_VERSION:
+            log.info("database %s brought up to date: schema %d to %d", self.path, current, SCHEMA_VERSION)
         if current < SCHEMA_VERSION:
             games = await self.backfill_results()
             if games:
