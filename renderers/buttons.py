@@ -14,6 +14,7 @@ from PIL import Image
 from engine.buttons import RULES
 from engine.buttons.faces import SIZE, Colour
 from engine.buttons.state import LINE, TARGET, ButtonsState, Cell, Phase, PlayerBoard, Status
+from engine.words import count, signed
 from renderers import palette, shapes
 from renderers.dice import DieStyle, PipShape
 from renderers.kit import Canvas
@@ -355,10 +356,10 @@ def _notes(view: ButtonsState, board: PlayerBoard) -> list[Note]:
     if board.has_line():
         notes.append(("line", f"LINE OF {LINE}! +100"))
     if board.stars_due:
-        notes.append(("choose", f"Choose {board.stars_due} star{'s' if board.stars_due > 1 else ''}"))
+        notes.append(("choose", f"Choose {count(board.stars_due, 'star', 'stars')}"))
     elif board.earned and view.phase is not Phase.PLACE and view.round > 1 and not board.buttons:
         earned = board.earned
-        notes.append(("earned", f"+{earned} star{'s' if earned > 1 else ''} last round"))
+        notes.append(("earned", f"{signed(earned, 'star', 'stars')} last round"))
     return notes
 
 
@@ -398,7 +399,7 @@ def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, note
     used = canvas.text((box.x + 38, cy), str(len(board.stars)), NAME + 4, anchor="lm")
     canvas.text(
         (box.x + 44 + round(used), cy + 2),
-        f"/ {TARGET} stars",
+        f"/ {count(TARGET, 'star', 'stars')}",
         TEXT_MIN,
         fill=palette.TEXT_DIM,
         anchor="lm",

@@ -9,6 +9,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from engine.words import count
 from tables.errors import DatabaseProblem, StoreOpenError
 
 # SQLite's primary result codes (the low byte of an extended code), https://sqlite.org/rescode.html
@@ -187,7 +188,7 @@ def open_error(db_path: str, exc: sqlite3.Error, *, migrating: bool = False) -> 
 def damaged(db_path: str, report: list[str]) -> StoreOpenError:
     """The start-up error for a database whose integrity check found problems."""
     first = report[0] if report else "integrity check failed"
-    more = f" and {len(report) - 1} more problem(s)" if len(report) > 1 else ""
+    more = f" and {count(len(report) - 1, 'more problem', 'more problems')}" if len(report) > 1 else ""
     return StoreOpenError(
         DatabaseProblem.DAMAGED,
         f"the database {db_path} is damaged ({first}{more}): restore it from a backup",

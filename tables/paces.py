@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Literal
 
+from engine.words import count
 from tables.models import DAY, HOUR, Timing
 
 MINUTE = 60.0
@@ -72,12 +73,10 @@ def pace_of(timing: Timing) -> Pace | None:
 
 def duration(seconds: float) -> str:
     """A duration in words, rounded to the largest sensible unit: "10 minutes", "12 hours", "3 days"."""
-    for unit, size in (("day", DAY), ("hour", HOUR), ("minute", MINUTE)):
+    for unit, units, size in (("day", "days", DAY), ("hour", "hours", HOUR), ("minute", "minutes", MINUTE)):
         if seconds >= size and (unit == "minute" or seconds % size == 0 or seconds >= 2 * size):
-            count = round(seconds / size)
-            return f"{count} {unit}" + ("" if count == 1 else "s")
-    count = max(1, round(seconds))
-    return f"{count} second" + ("" if count == 1 else "s")
+            return count(round(seconds / size), unit, units)
+    return count(max(1, round(seconds)), "second", "seconds")
 
 
 def describe(timing: Timing) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from engine.core import DEFAULT_LEVEL
+from engine.words import count
 from tables.results import ResultRow, all_results
 
 MODEL = PlackettLuce()
@@ -290,8 +291,13 @@ async def _rebuild_file(path: str) -> str:
         games, people = await store.write(rebuild)
     finally:
         await store.close()
-    earlier = f" ({backfilled} earlier finished games got their results first)" if backfilled else ""
-    return f"rebuilt the ratings of {people} players from {games} rated games in {path}{earlier}"
+    earlier = (
+        f" ({count(backfilled, 'earlier finished game', 'earlier finished games')} got their results first)"
+        if backfilled
+        else ""
+    )
+    rated = count(games, "rated game", "rated games")
+    return f"rebuilt the ratings of {count(people, 'player', 'players')} from {rated} in {path}{earlier}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

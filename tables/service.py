@@ -27,6 +27,7 @@ from engine.core import (
 )
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
+from engine.words import count
 from tables.errors import (
     AlreadySeated,
     BadTableOptions,
@@ -1169,7 +1170,9 @@ def _check_start(table: Table, user_id: int) -> None:
     _require_host(table, user_id)
     rules = table.rules
     if len(table.seats) < rules.min_players:
-        raise NotEnoughPlayers(f"{rules.name} needs at least {rules.min_players} players.")
+        raise NotEnoughPlayers(
+            f"{rules.name} needs at least {count(rules.min_players, 'player', 'players')}."
+        )
 
 
 def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:

@@ -11,6 +11,7 @@ from cogs.platform import text
 from cogs.platform.ids import VoteRef
 from cogs.platform.layout import ButtonSpec
 from cogs.platform.views import build_view
+from engine.words import count
 from tables.models import Table
 from tables.service import TableService
 from tables.votes import SeatVotes, Tally, electorate
@@ -25,7 +26,8 @@ def vote_line(table: Table, tally: Tally) -> str:
     if tally.carried:
         return f"{TALLY_MARK} {tally.yes} of {tally.voters} voted: a bot plays for **{name}** now."
     return (
-        f"{TALLY_MARK} {tally.yes} of {tally.voters} other player(s) voted to hand **{name}**'s seat to"
+        f"{TALLY_MARK} {tally.yes} of {count(tally.voters, 'other player', 'other players')} voted"
+        f" to hand **{name}**'s seat to"
         f" a bot now ({tally.needed} needed; a move by {name} ends the vote)."
     )
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.codec import JSON
 from engine.core import Event, player_name
+from engine.words import count
 
 Who = Callable[[Any], str]
 """Names a seat in a log line."""
@@ -16,12 +17,6 @@ def _cell(data: Mapping[str, JSON]) -> str:
     return f"row {data['row']}, column {data['col']}"
 
 
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} dice" if word == "die" else f"{n} {word}s"
-
-
 def _roll(d: Mapping[str, JSON], who: Who) -> str:
     plain = ", ".join(str(v) for v in d["plain"])
     black = f", black {plain}" if plain else ""
@@ -29,14 +24,15 @@ def _roll(d: Mapping[str, JSON], who: Who) -> str:
 
 
 def _bust(d: Mapping[str, JSON], who: Who) -> str:
-    lost = f" and loses {_plural(d['lost'], 'button')}" if d["lost"] else ""
-    return f"{who(d['seat'])} busts{lost}, and is out of the round ({_plural(d['dice'], 'die')} set aside)."
+    lost = f" and loses {count(d['lost'], 'button', 'buttons')}" if d["lost"] else ""
+    aside = count(d["dice"], "die", "dice")
+    return f"{who(d['seat'])} busts{lost}, and is out of the round ({aside} set aside)."
 
 
 def _stop(d: Mapping[str, JSON], who: Who) -> str:
     return (
-        f"{who(d['seat'])} opts out with {_plural(d['buttons'], 'button')} "
-        f"({_plural(d['dice'], 'die')} set aside)."
+        f"{who(d['seat'])} opts out with {count(d['buttons'], 'button', 'buttons')} "
+        f"({count(d['dice'], 'die', 'dice')} set aside)."
     )
 
 
@@ -53,7 +49,7 @@ def _score(d: Mapping[str, JSON], who: Who) -> str:
         f"{d['colours']} for colours with 3 buttons" if d["colours"] else "",
         f"{d['bonus']} for bonus colours" if d["bonus"] else "",
     ]
-    return f"{who(d['seat'])} earns {_plural(d['stars'], 'star')}: {', '.join(p for p in parts if p)}."
+    return f"{who(d['seat'])} earns {count(d['stars'], 'star', 'stars')}: {', '.join(p for p in parts if p)}."
 
 
 def _round(d: Mapping[str, JSON], who: Who) -> str:
