@@ -270,6 +270,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     UPDATE tables SET bot_to_move = 1 WHERE status = 'playing';
     """,
+    # 11: the people a lobby's host removed: they may not Join that table again until let back.
+    """
+    CREATE TABLE IF NOT EXISTS barred (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 
@@ -726,6 +735,7 @@ class Store:
             fewer_seats=len(new.seats) < len(old.seats),
             salt=new.salt if new.salt is not None and new.salt != old.salt else None,
             deadlines=new.deadlines if new.deadlines != old.deadlines else None,
+            barred=new.barred if new.barred != old.barred else None,
             saved=(old, new) if old.status is not new.status else None,
         )
         try:
@@ -776,6 +786,12 @@ class Store:
             _pack_log(conn, table_id)
         if plan.seats is not None:
             self._write_seats(conn, table_id, plan.seats, plan.fewer_seats)
+        if plan.barred is not None:
+            conn.execute("DELETE FROM barred WHERE table_id = ?", (table_id,))
+            conn.executemany(
+                "INSERT INTO barred (table_id, user_id, name) VALUES (?, ?, ?)",
+                [(table_id, user_id, name) for user_id, name in plan.barred],
+            )
         if plan.deadlines is not None:
             self._write_deadlines(conn, table_id, plan.deadlines)
         if plan.salt is not None:
@@ -1055,8 +1071,8 @@ def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> lis
     return conn.execute(sql, params).fetchall()
 
 
-_TableRows = tuple[Sequence[Any], list[Any], list[Any], str | None]
-"""A table's row with its seat rows, clock rows and seed salt, as read."""
+_TableRows = tuple[Sequence[Any], list[Any], list[Any], str | None, list[Any]]
+"""A table's row with its seat rows, clock rows, seed salt and barred people, as read."""
 
 
 def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[_TableRows]:
@@ -1073,12 +1089,19 @@ def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> 
             (row[0],),
         ).fetchall()
         salt = conn.execute("SELECT salt FROM seed_salts WHERE table_id = ?", (row[0],)).fetchone()
-        found.append((row, seats, deadlines, None if salt is None else str(salt[0])))
+        barred = conn.execute(
+            "SELECT user_id, name FROM barred WHERE table_id = ? ORDER BY rowid", (row[0],)
+        ).fetchall()
+        found.append((row, seats, deadlines, None if salt is None else str(salt[0]), barred))
     return found
 
 
 def _build(
-    row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence[Any], salt: str | None
+    row: Sequence[Any],
+    seat_rows: Sequence[Any],
+    deadline_rows: Sequence[Any],
+    salt: str | None,
+    barred_rows: Sequence[Any] = (),
 ) -> Table:
     table_id = int(row[0])
     game = str(row[1])
@@ -1127,6 +1150,7 @@ def _build(
             Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
         ),
         salt=salt,
+        barred=tuple((int(user_id), str(name)) for user_id, name in barred_rows),
     )
 
 
@@ -1148,6 +1172,7 @@ class _SavePlan:
     salt: str | None
     """The seed's salt, when it is new."""
     deadlines: Sequence[Deadline] | None
+    barred: Sequence[tuple[int, str]] | None
     saved: tuple[Table, Table] | None = None
     """(old, new) when the save changes the table's status: results may follow (tables/results.py)."""
 

@@ -12,7 +12,7 @@ from engine.core import Action
 from tables import Store, StoreUnavailable, Table, TableService, UpdateKind
 from tables.models import HOUR, NoticeKind
 from tables.players import StandingAnswer
-from tables.store import SCHEMA_VERSION
+from tables.store import MIGRATIONS
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)
@@ -106,6 +106,10 @@ async def test_a_game_whose_bot_must_move_is_resumed_when_first_used(db_path: Pa
         await second.close()
 
 
+MARK_STEP = max(i for i, step in enumerate(MIGRATIONS) if "UPDATE tables SET bot_to_move = 1" in step)
+"""The schema step that marks games waiting on a standing answer (later steps run again after it)."""
+
+
 @pytest.mark.parametrize("saved_by", ["this version", "a version before the mark covered standing answers"])
 async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
     db_path: Path, clock: FakeClock, saved_by: str
@@ -122,7 +126,7 @@ async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
     if saved_by != "this version":
         with closing(sqlite3.connect(db_path)) as raw, raw:
             raw.execute("UPDATE tables SET bot_to_move = 0")
-            raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+            raw.execute(f"PRAGMA user_version = {MARK_STEP}")
 
     second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     try:
