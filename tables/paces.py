@@ -79,8 +79,9 @@ def duration(seconds: float) -> str:
     return count(max(1, round(seconds)), "second", "seconds")
 
 
-def describe(timing: Timing) -> str:
-    """The clocks in one sentence, with the pace's name first."""
+def describe(timing: Timing, *, optional: bool = True) -> str:
+    """The clocks in one sentence, with the pace's name first; `optional`: whether the game has
+    optional decisions (Buttons' gold die), whose window is said only then."""
     pace = pace_of(timing)
     name = f"**{pace.value}**" if pace is not None else "**custom**"
     parts = []
@@ -91,7 +92,7 @@ def describe(timing: Timing) -> str:
         parts.append(f"a pass or decline is taken for you after {duration(timing.timeout_after)}")
     if timing.replace_after is not None:
         parts.append(f"a bot plays for a player away for {duration(timing.replace_after)}")
-    if timing.optional_window is not None:
+    if timing.optional_window is not None and optional:
         parts.append(f"optional choices close {duration(timing.optional_window)} after the rest is played")
     if not parts:
         return f"Pace {name}: no clocks."
