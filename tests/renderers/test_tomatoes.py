@@ -120,3 +120,15 @@ def test_turn_order_tags_do_not_read_as_rankings() -> None:
     words = {label for seat in range(3) for label, _ in _tags(view, seat, is_viewer=False)}
     assert words == {"starts", "plays last"}
     assert not _tags(RULES.setup(1, {}, 5), 0, is_viewer=False), "a solo player has no turn-order tag"
+
+
+def test_the_first_to_six_tag_says_what_it_is_worth_and_is_absent_alone() -> None:
+    from renderers.tomatoes import _tags
+
+    view = RULES.setup(3, {}, 5)
+    view.first_to_six = 1
+    assert ("first to 6: +2", palette.STAR) in _tags(view, 1, is_viewer=False)
+    assert all("6" not in label for label, _ in _tags(view, 0, is_viewer=False))
+    solo = RULES.setup(1, {}, 5)
+    solo.first_to_six = 0
+    assert _tags(solo, 0, is_viewer=True) == [("YOU", palette.GOOD)], "no race alone: no tag"
