@@ -108,6 +108,9 @@ def board_text(
         for s in movers
     )
     lines = [f"{ui.emoji} **{ui.title}** · table #{table.id}" + (f" · to move: {who}" if who else "")]
+    seating = seating_line(table) if table.board_message_id is None else None
+    if seating is not None:
+        lines.append(seating)
     shown = list(log)[-LOG_LINES:]
     if len(log) > len(shown):
         lines.append(f"-# … {count(len(log) - len(shown), 'earlier event', 'earlier events')}")
@@ -115,6 +118,21 @@ def board_text(
     if question:
         lines.append(question)
     return clip_content("\n".join(lines))
+
+
+def seating_line(table: Table) -> str | None:
+    """The order of play and who began, said on a game's first board (bots may have played already)."""
+    if len(table.seats) < 2 or table.seed is None or table.state is None:
+        return None
+    rules = table.rules
+    # The position at the start, remade from the seed: the players asked first began.
+    began = sorted(
+        {prompt.seat for prompt in rules.prompts(rules.setup(len(table.seats), table.options, table.seed))}
+    )
+    order = " → ".join(f"**{seat_name(seat)}**" for seat in table.seats)
+    first = " and ".join(f"**{seat_name(table.seats[seat])}**" for seat in began)
+    start = f"; {first} began" if len(began) == 1 else ""
+    return f"🪑 Order of play: {order}, then round again{start}."
 
 
 def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:

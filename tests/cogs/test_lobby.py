@@ -277,3 +277,21 @@ async def test_the_host_hears_when_a_removed_player_cannot_be_told(world: Harnes
     )
     assert "could not tell" in private_answer(removed)
     assert f"<@{world.bob.id}>" not in lobby_now(world, lobby).content
+
+
+async def test_the_first_board_says_the_order_of_play_and_who_began(world: Harness) -> None:
+    from tests.cogs.helpers import play_greedily
+
+    lobby = await open_table(world)
+    await add_bot(world.alice, lobby, "easy")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    await world.idle()
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    start = table.rules.setup(2, table.options, table.seed)
+    began = ["**alice**", "**Bot (easy)**"][table.rules.prompts(start)[0].seat]
+    boards = [m for m in world.thread().history() if "Diced Tomatoes** · table" in m.content]
+    line = f"🪑 Order of play: **alice** → **Bot (easy)**, then round again; {began} began."
+    assert line in boards[0].content.splitlines(), boards[0].content
+    await play_greedily(world, moves=6)
+    later = [m for m in world.thread().history() if "Diced Tomatoes** · table" in m.content][1:]
+    assert later and all("Order of play" not in m.content for m in later), "said once, on the first board"
