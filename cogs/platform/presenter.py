@@ -437,7 +437,10 @@ class Presenter:
                 fresh |= turned
                 began = began or bool(turned)
             new_message = began or table.board_message_id is None or ended
-            if new_message:
+            if ended and shown is not None:
+                # The final message tells only what the last board did not already show.
+                self._log[table_id] = [line for step in unseen for line in step.lines]
+            elif new_message:
                 self._log[table_id] = lines
             else:
                 self._log.setdefault(table_id, []).extend(lines)

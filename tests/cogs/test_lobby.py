@@ -295,3 +295,39 @@ async def test_the_first_board_says_the_order_of_play_and_who_began(world: Harne
     await play_greedily(world, moves=6)
     later = [m for m in world.thread().history() if "Diced Tomatoes** · table" in m.content][1:]
     assert later and all("Order of play" not in m.content for m in later), "said once, on the first board"
+
+
+async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
+    world: Harness, monkeypatch: Any
+) -> None:
+    from cogs.platform import presenter as presenter_module
+    from tests.cogs.helpers import play_greedily
+
+    presenter = world.bot.get_cog("Games").presenter
+    original = presenter.show
+
+    async def show(update: Any, interaction: Any = None) -> None:
+        table = update.table
+        if table.status is TableStatus.FINISHED:
+            # The update the last board already shows comes again (a retried delivery) with the final one.
+            stored = await world.bot.tables.get(table.id)
+            board = world.board()
+            lines = tuple(
+                line.removeprefix("-# • ") for line in board.content.splitlines() if line.startswith("-# • ")
+            )
+            assert stored.board_version is not None and lines
+            again = presenter_module._Step(stored.board_version, lines, False, frozenset())
+            presenter._pending.setdefault(table.id, []).insert(0, again)
+        await original(update, interaction)
+
+    monkeypatch.setattr(presenter, "show", show)
+    lobby = await open_table(world, golden=False)
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    messages = world.thread().history()
+    final, before = messages[-1].content, messages[-2].content
+    assert "final scores" in final
+    shown_before = {line.removeprefix("-# • ") for line in before.splitlines() if line.startswith("-# • ")}
+    (told,) = presenter._log.values()  # every event line of the final message (its caption shows 10)
+    assert told and not shown_before & set(told), shown_before & set(told)
