@@ -63,12 +63,16 @@ def test_setup_installs_again_when_pyproject_changes(tmp_path: Path) -> None:
 
 def test_setup_creates_the_venv_on_a_fresh_machine(tmp_path: Path) -> None:
     fake_bin, log = _sandbox(tmp_path)
-    (tmp_path / ".venv" / "bin" / "python").unlink()
-    # python3 -m venv would make .venv/bin/python; the recorder stands in for it afterwards.
-    subprocess.run(
-        ["bash", "-c", ". scripts/setup-venv || true"],
-        cwd=tmp_path,
-        env={**os.environ, "PATH": f"{fake_bin}{os.pathsep}{os.environ['PATH']}"},
-        capture_output=True,
+    recorder = tmp_path / "recorder"
+    (tmp_path / ".venv" / "bin" / "python").rename(recorder)
+    # The fake python3 records its call and, as `-m venv .venv` would, makes .venv/bin/python.
+    (fake_bin / "python3").write_text(
+        RECORDER.format(log=log) + f'mkdir -p .venv/bin && cp "{recorder}" .venv/bin/python\n'
     )
-    assert log.read_text().startswith("python3 -m venv .venv")
+    _source(tmp_path, fake_bin, "dev")
+    assert log.read_text().splitlines() == [
+        "python3 -m venv .venv",
+        "python -m pip install -qq --upgrade pip",
+        "python -m pip install -qq -e .[dev]",
+    ]
+    assert len(list((tmp_path / ".venv").glob(".installed-dev-*"))) == 1
