@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from cogs.games import get_ui
 from cogs.platform import text
+from engine.words import noun
 from tables.errors import TableError
 from tables.models import Table, TableStatus
 
@@ -62,7 +63,7 @@ def game_line(table: Table, user_id: int) -> str:
 def lobby_line(table: Table) -> str:
     """One lobby: title, number, seats taken, a link to its message."""
     ui = get_ui(table.game)
-    seats = f"{len(table.seats)}/{table.rules.max_players} seats"
+    seats = f"{len(table.seats)}/{table.rules.max_players} {noun(table.rules.max_players, 'seat', 'seats')}"
     link = ""
     if table.lobby_message_id is not None:
         link = f" · [lobby](https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.lobby_message_id})"

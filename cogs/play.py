@@ -239,7 +239,9 @@ class Games(commands.Cog):
         async with errors_answered(interaction, "/game show"):
             table = await self.table_here(interaction)
             await self.presenter.repost(table)
-            await interaction.followup.send("Here is the board again.", ephemeral=True)
+            link = (await self.service.get(table.id)).board_link()
+            again = f"Here is the board again: {link}" if link is not None else "Here is the board again."
+            await interaction.followup.send(again, ephemeral=True)
 
     @game.command(name="abandon", description="End this game without a result (host or server managers)")
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:

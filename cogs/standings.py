@@ -16,6 +16,7 @@ from discord.utils import escape_markdown
 from cogs.games import UIS
 from cogs.platform import views
 from cogs.platform.ids import LeaderboardRef, parse_leaderboard
+from engine.words import count
 from renderers import rating_chart
 from tables import stats
 from tables.ratings import NEW, Rating
@@ -29,9 +30,21 @@ OOPS = "Something went wrong on my side. Please try again."
 GAME_CHOICES = [app_commands.Choice(name=ui.title, value=game) for game, ui in sorted(UIS.items())]
 
 
+RANKING_RULE = "ranked by rating − 3 × uncertainty, so a few lucky games do not outrank many steady ones"
+"""How the leaderboard orders players, said under every page."""
+
+
 def rating_text(rating: Rating) -> str:
-    """A rating with its uncertainty and the conservative value the leaderboard sorts by."""
-    return f"**{rating.mu:.1f}** ± {rating.sigma:.1f} (conservative {rating.conservative:.1f})"
+    """A rating as the final messages give it, its uncertainty, and the value the leaderboard ranks by."""
+    return (
+        f"**{rating.mu:.1f}** ± {rating.sigma:.1f} (the leaderboard ranks by"
+        f" {rating.mu:.1f} − 3 × {rating.sigma:.1f} = {minus(rating.conservative)})"
+    )
+
+
+def minus(value: float) -> str:
+    """A value to one decimal with a true minus sign."""
+    return f"{value:.1f}".replace("-", "−")
 
 
 def stats_embed(name: str, game: str, report: stats.Report, others: dict[str, int]) -> discord.Embed:
@@ -56,7 +69,8 @@ def stats_embed(name: str, game: str, report: stats.Report, others: dict[str, in
     embed.add_field(name="Longest win streak", value=str(record.longest_streak))
     embed.add_field(name="Score", value=f"average {record.average_score:.1f}, best {record.best_score}")
     if report.rating is not None:
-        rated = f"{rating_text(report.rating)}\nafter {report.rating.games} rated games"
+        games = count(report.rating.games, "rated game", "rated games")
+        rated = f"{rating_text(report.rating)}\nafter {games}"
         if report.rating.bot_games:
             rated += f" ({report.rating.bot_games} with bots)"
     else:
@@ -64,8 +78,7 @@ def stats_embed(name: str, game: str, report: stats.Report, others: dict[str, in
     embed.add_field(name="Rating", value=rated, inline=False)
     if record.opponents:
         lines = [
-            f"<@{o.user_id}>: {o.games} game{'s' if o.games != 1 else ''}, ahead in {o.ahead}"
-            for o in record.opponents
+            f"<@{o.user_id}>: {count(o.games, 'game', 'games')}, ahead in {o.ahead}" for o in record.opponents
         ]
         embed.add_field(name="Favourite opponents", value="\n".join(lines), inline=False)
     more = [f"{UIS[g].title} ({n})" for g, n in others.items() if g != game and g in UIS]
@@ -90,15 +103,13 @@ def leaderboard_embed(
         return embed
     lines = []
     for place, (user_id, rating) in enumerate(rows, start=page * PER_PAGE + 1):
-        bots = f", {rating.bot_games} with bots" if rating.bot_games else ""
-        played = f"{rating.games} game{'s' if rating.games != 1 else ''}{bots}"
-        lines.append(
-            f"**{place}.** <@{user_id}> **{rating.conservative:.1f}** "
-            f"({rating.mu:.1f} ± {rating.sigma:.1f}; {played})"
-        )
+        bots = f" ({rating.bot_games} with bots)" if rating.bot_games else ""
+        played = f"{count(rating.games, 'game', 'games')}{bots}"
+        # The bold number is the rating the final messages give; the order is the conservative one.
+        lines.append(f"**{place}.** <@{user_id}> **{rating.mu:.1f}** ± {rating.sigma:.1f} · {played}")
     embed.description = "\n".join(lines)
     embed.set_footer(
-        text=f"Page {page + 1} of {pages(total)} · sorted by conservative rating (rating − 3 × uncertainty)"
+        text=f"Page {page + 1} of {pages(total)} · {RANKING_RULE} (for a newcomer the uncertainty is large)"
     )
     return embed
 

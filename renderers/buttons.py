@@ -14,6 +14,7 @@ from PIL import Image
 from engine.buttons import RULES
 from engine.buttons.faces import SIZE, Colour
 from engine.buttons.state import LINE, TARGET, ButtonsState, Cell, Phase, PlayerBoard, Status
+from engine.words import count, signed
 from renderers import palette, shapes
 from renderers.dice import DieStyle, PipShape
 from renderers.kit import Canvas
@@ -357,10 +358,10 @@ def _notes(view: ButtonsState, board: PlayerBoard) -> list[Note]:
     if board.has_line():
         notes.append(("line", f"LINE OF {LINE}! +100"))
     if board.stars_due:
-        notes.append(("choose", f"Choose {board.stars_due} star{'s' if board.stars_due > 1 else ''}"))
+        notes.append(("choose", f"Choose {count(board.stars_due, 'star', 'stars')}"))
     elif board.earned and view.phase is not Phase.PLACE and view.round > 1 and not board.buttons:
         earned = board.earned
-        notes.append(("earned", f"+{earned} star{'s' if earned > 1 else ''} last round"))
+        notes.append(("earned", f"{signed(earned, 'star', 'stars')} last round"))
     return notes
 
 
@@ -404,7 +405,7 @@ def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, note
         pill_x -= canvas.pill_width(text, TEXT_MIN)
         canvas.pill(pill_x, cy - 15, text, TEXT_MIN, fill)
     # "/ 12 stars", or "/ 12" when a long status ("OPTED OUT") leaves no room for the word.
-    total = f"/ {TARGET} stars"
+    total = f"/ {count(TARGET, 'star', 'stars')}"
     x = box.x + 44 + round(used)
     if x + width(total, font(TEXT_MIN, False)) + 8 > pill_x:
         total = f"/ {TARGET}"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.words import count
 from renderers.glyphs import font_coverage
 
 FONT_DIR = Path(__file__).parent / "fonts"
@@ -157,7 +158,7 @@ def pack(parts: Sequence[str], sep: str, face: Font, room: float) -> list[str]:
 def game_over_line(winners: Sequence[str], best: int) -> str:
     """'Game over: A wins with N points' or 'A, B tie with ...', names fitted to 420 px at size 38."""
     fitted = [fit(name, font(38), 420) for name in winners]
-    points = f"{best} point{'' if abs(best) == 1 else 's'}"
+    points = count(best, "point", "points")
     if len(fitted) == 1:
         return f"Game over: {fitted[0]} wins with {points}"
     return f"Game over: {', '.join(fitted)} tie with {points}"

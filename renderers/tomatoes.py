@@ -240,8 +240,10 @@ def _tags(view: TomatoState, seat: int, is_viewer: bool) -> list[tuple[str, pale
     tags: list[tuple[str, palette.RGB]] = []
     if is_viewer:
         tags.append(("YOU", palette.GOOD))
-    if view.first_to_six == seat:
-        tags.append(("6 first", palette.STAR))
+    bonus = view.options.first_to_six_bonus
+    if view.first_to_six == seat and not view.solo and bonus:
+        # The first to harvest six tomatoes scores the bonus (rules section 11); a solo game has no race.
+        tags.append((f"first to 6: +{bonus}", palette.STAR))
     if not view.solo:
         # Turn order, worded so that no tag reads as a ranking ("1st" once did, on final boards).
         if seat == view.first_seat:

@@ -17,6 +17,7 @@ from engine.troyes import RULES
 from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import NEUTRAL, Colour, Phase
 from engine.troyes.state import Die, TroyesState
+from engine.words import count
 from renderers import palette, shapes
 from renderers import troyes_city as city
 from renderers.kit import Canvas
@@ -499,7 +500,9 @@ def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: s
         words = "no dice" if _dice_out(view) else ""
         if view.phase is Phase.PLACEMENT and owner != NEUTRAL:
             left = view.placement_order.count(owner)
-            words = f"{left} starting citizen{'s' if left != 1 else ''} to place" if left else "all placed"
+            words = (
+                f"{count(left, 'starting citizen', 'starting citizens')} to place" if left else "all placed"
+            )
         canvas.text((box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
         return
     x = box.x

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import Colour
 from engine.troyes.state import CardSlot, TroyesState
+from engine.words import noun
 from renderers import palette, shapes
 from renderers.kit import Canvas
 from renderers.layout import Box
@@ -355,7 +356,7 @@ def cards(canvas: Canvas, box: Box, view: TroyesState) -> None:
         y += h + GAP
     if hidden:
         levels = ", ".join(ROMAN[level - 1] for level in hidden)
-        text = f"Face down until their round: level{'s' if len(hidden) > 1 else ''} {levels}"
+        text = f"Face down until their round: {noun(len(hidden), 'level', 'levels')} {levels}"
         canvas.text(
             (box.x + 4, y + HIDDEN_H // 2),
             text,

@@ -260,6 +260,15 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE json_type(state, '$.options.end_step_karma') IS NULL
         AND table_id IN (SELECT id FROM tables WHERE game = 'tomatoes');
     """,
+    # 12: the people a lobby's host removed: they may not Join that table again until let back.
+    """
+    CREATE TABLE IF NOT EXISTS barred (
+        table_id INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

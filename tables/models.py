@@ -156,6 +156,8 @@ class Table:
     """Earlier board messages whose buttons are still to strip."""
     salt: str | None = None
     """The secret drawn with the seed and hashed with it into the commitment (engine.commitment)."""
+    barred: tuple[tuple[int, str], ...] = ()
+    """(user id, name) of each person the host removed from the lobby: they may not Join until let back."""
 
     @property
     def commitment(self) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Literal
 
+from engine.words import count
 from tables.models import DAY, HOUR, Timing
 
 MINUTE = 60.0
@@ -72,16 +73,15 @@ def pace_of(timing: Timing) -> Pace | None:
 
 def duration(seconds: float) -> str:
     """A duration in words, rounded to the largest sensible unit: "10 minutes", "12 hours", "3 days"."""
-    for unit, size in (("day", DAY), ("hour", HOUR), ("minute", MINUTE)):
+    for unit, units, size in (("day", "days", DAY), ("hour", "hours", HOUR), ("minute", "minutes", MINUTE)):
         if seconds >= size and (unit == "minute" or seconds % size == 0 or seconds >= 2 * size):
-            count = round(seconds / size)
-            return f"{count} {unit}" + ("" if count == 1 else "s")
-    count = max(1, round(seconds))
-    return f"{count} second" + ("" if count == 1 else "s")
+            return count(round(seconds / size), unit, units)
+    return count(max(1, round(seconds)), "second", "seconds")
 
 
-def describe(timing: Timing) -> str:
-    """The clocks in one sentence, with the pace's name first."""
+def describe(timing: Timing, *, optional: bool = True) -> str:
+    """The clocks in one sentence, with the pace's name first; `optional`: whether the game has
+    optional decisions (Buttons' gold die), whose window is said only then."""
     pace = pace_of(timing)
     name = f"**{pace.value}**" if pace is not None else "**custom**"
     parts = []
@@ -92,7 +92,7 @@ def describe(timing: Timing) -> str:
         parts.append(f"a pass or decline is taken for you after {duration(timing.timeout_after)}")
     if timing.replace_after is not None:
         parts.append(f"a bot plays for a player away for {duration(timing.replace_after)}")
-    if timing.optional_window is not None:
+    if timing.optional_window is not None and optional:
         parts.append(f"optional choices close {duration(timing.optional_window)} after the rest is played")
     if not parts:
         return f"Pace {name}: no clocks."

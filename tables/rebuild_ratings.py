@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from engine.words import count
 from tables import ratings
 from tables.errors import StoreOpenError, StoreUnavailable
 from tables.store import Store
@@ -25,8 +26,13 @@ async def rebuild_file(path: str) -> str:
         games, people = await store.write(ratings.rebuild)
     finally:
         await store.close()
-    earlier = f" ({backfilled} earlier finished games got their results first)" if backfilled else ""
-    return f"rebuilt the ratings of {people} players from {games} rated games in {path}{earlier}"
+    earlier = (
+        f" ({count(backfilled, 'earlier finished game', 'earlier finished games')} got their results first)"
+        if backfilled
+        else ""
+    )
+    rated = count(games, "rated game", "rated games")
+    return f"rebuilt the ratings of {count(people, 'player', 'players')} from {rated} in {path}{earlier}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,6 +27,7 @@ from engine.core import (
 )
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
+from engine.words import count
 from tables.errors import (
     AlreadySeated,
     BadTableOptions,
@@ -302,6 +303,8 @@ class TableService:
             table = await self._lobby(table_id)
             if table.seat_of(user_id) is not None:
                 raise AlreadySeated()
+            if any(barred == user_id for barred, _ in table.barred):
+                raise NotAllowed("The host removed you from this table; only they can let you back in.")
             if len(table.seats) >= table.rules.max_players:
                 raise LobbyFull()
             seat = SeatInfo(user_id=user_id, bot=None, name=name)
@@ -346,13 +349,15 @@ class TableService:
             seat = SeatInfo(user_id=None, bot=policy, name=name)
             return await self._save(table, replace(table, seats=(*table.seats, seat)))
 
-    async def remove_bot(self, table_id: int, by_user: int, seat: int) -> Table:
-        """Remove a bot from a lobby seat (host only)."""
+    async def remove_bot(self, table_id: int, by_user: int, seat: int, name: str | None = None) -> Table:
+        """Remove a bot from a lobby seat (host only); `name`, if given, must still be that seat's."""
         async with self._lock(table_id):
             table = await self._lobby(table_id)
             _require_host(table, by_user)
             if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
                 raise NotAllowed("That seat is not taken by a bot.")
+            if name is not None and table.seats[seat].name != name:
+                raise NotAllowed("That bot is no longer in that seat: look at the lobby again.")
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             return await self._save(table, replace(table, seats=seats))
 
@@ -367,7 +372,19 @@ class TableService:
             if user_id == by_user:
                 raise NotAllowed("You cannot remove yourself: press **Leave** or **Cancel**.")
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
-            return await self._save(table, replace(table, seats=seats))
+            # Barred until the host lets them back (let_back): else Join would undo the removal at once.
+            barred = (*table.barred, (user_id, table.seats[seat].name))
+            return await self._save(table, replace(table, seats=seats, barred=barred))
+
+    async def let_back(self, table_id: int, by_user: int, user_id: int) -> Table:
+        """Let a player the host removed Join this lobby again (host only)."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            _require_host(table, by_user)
+            barred = tuple(entry for entry in table.barred if entry[0] != user_id)
+            if barred == table.barred:
+                raise NotAllowed("That player was not removed from this table.")
+            return await self._save(table, replace(table, barred=barred))
 
     async def set_options(self, table_id: int, by_user: int, options: Mapping[str, Scalar]) -> Table:
         """Change a lobby's game options (host only); unnamed options keep their defaults."""
@@ -1169,7 +1186,9 @@ def _check_start(table: Table, user_id: int) -> None:
     _require_host(table, user_id)
     rules = table.rules
     if len(table.seats) < rules.min_players:
-        raise NotEnoughPlayers(f"{rules.name} needs at least {rules.min_players} players.")
+        raise NotEnoughPlayers(
+            f"{rules.name} needs at least {count(rules.min_players, 'player', 'players')}."
+        )
 
 
 def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:

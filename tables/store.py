@@ -216,7 +216,11 @@ class Store:
                 for statement in _statements(MIGRATIONS[step]):
                     await _run(db, statement)
                 await _run(db, f"PRAGMA user_version = {step + 1}")
-            log.info("database %s migrated to schema %d", self.path, step + 1)
+        # One line at start, not one per step: a new database is simply made at the current schema.
+        if current == 0:
+            log.info("database %s created (schema %d)", self.path, SCHEMA_VERSION)
+        elif current < SCHEMA_VERSION:
+            log.info("database %s brought up to date: schema %d to %d", self.path, current, SCHEMA_VERSION)
         if current < SCHEMA_VERSION:
             games = await self.backfill_results()
             if games:
@@ -476,6 +480,7 @@ class Store:
             fewer_seats=len(new.seats) < len(old.seats),
             salt=new.salt if new.salt is not None and new.salt != old.salt else None,
             deadlines=new.deadlines if new.deadlines != old.deadlines else None,
+            barred=new.barred if new.barred != old.barred else None,
             saved=(old, new) if old.status is not new.status else None,
         )
         try:
@@ -526,6 +531,12 @@ class Store:
             _pack_log(conn, table_id)
         if plan.seats is not None:
             self._write_seats(conn, table_id, plan.seats, plan.fewer_seats)
+        if plan.barred is not None:
+            conn.execute("DELETE FROM barred WHERE table_id = ?", (table_id,))
+            conn.executemany(
+                "INSERT INTO barred (table_id, user_id, name) VALUES (?, ?, ?)",
+                [(table_id, user_id, name) for user_id, name in plan.barred],
+            )
         if plan.deadlines is not None:
             self._write_deadlines(conn, table_id, plan.deadlines)
         if plan.salt is not None:
@@ -805,8 +816,8 @@ def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> lis
     return conn.execute(sql, params).fetchall()
 
 
-_TableRows = tuple[Sequence[Any], list[Any], list[Any], str | None]
-"""A table's row with its seat rows, clock rows and seed salt, as read."""
+_TableRows = tuple[Sequence[Any], list[Any], list[Any], str | None, list[Any]]
+"""A table's row with its seat rows, clock rows, seed salt and barred people, as read."""
 
 
 def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[_TableRows]:
@@ -823,12 +834,19 @@ def _fetch_tables(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> 
             (row[0],),
         ).fetchall()
         salt = conn.execute("SELECT salt FROM seed_salts WHERE table_id = ?", (row[0],)).fetchone()
-        found.append((row, seats, deadlines, None if salt is None else str(salt[0])))
+        barred = conn.execute(
+            "SELECT user_id, name FROM barred WHERE table_id = ? ORDER BY rowid", (row[0],)
+        ).fetchall()
+        found.append((row, seats, deadlines, None if salt is None else str(salt[0]), barred))
     return found
 
 
 def _build(
-    row: Sequence[Any], seat_rows: Sequence[Any], deadline_rows: Sequence[Any], salt: str | None
+    row: Sequence[Any],
+    seat_rows: Sequence[Any],
+    deadline_rows: Sequence[Any],
+    salt: str | None,
+    barred_rows: Sequence[Any] = (),
 ) -> Table:
     table_id = int(row[0])
     game = str(row[1])
@@ -877,6 +895,7 @@ def _build(
             Deadline(int(d[0]), DeadlineKind(d[1]), float(d[2]), int(d[3])) for d in deadline_rows
         ),
         salt=salt,
+        barred=tuple((int(user_id), str(name)) for user_id, name in barred_rows),
     )
 
 
@@ -898,6 +917,7 @@ class _SavePlan:
     salt: str | None
     """The seed's salt, when it is new."""
     deadlines: Sequence[Deadline] | None
+    barred: Sequence[tuple[int, str]] | None
     saved: tuple[Table, Table] | None = None
     """(old, new) when the save changes the table's status: results may follow (tables/results.py)."""
 

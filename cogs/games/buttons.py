@@ -10,6 +10,7 @@ from discord import app_commands
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Prompt, Scalar
+from engine.words import count
 from tables.paces import PACE_HELP, PaceName
 
 COLOUR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
@@ -84,7 +85,11 @@ class ButtonsUI(GameUI):
         who = f"**{names[prompt.seat]}**"
         if prompt.kind == "turn":
             held = context.get("buttons", 0)
-            mine = f" (you have {held} button{'s' if held != 1 else ''} this round)" if held else ""
+            mine = (
+                f" (you have {count(held, 'button', 'buttons')} this round)"
+                if isinstance(held, int) and held
+                else ""
+            )
             return f"{who}: roll the {context.get('dice', '')} dice or opt out{mine}."
         if prompt.kind == "place":
             columns = context.get("black", ())
@@ -96,7 +101,11 @@ class ButtonsUI(GameUI):
             )
         if prompt.kind == "star":
             due = context.get("stars_due", 1)
-            stars = "your star goes" if due == 1 else f"your {due} stars go"
+            stars = (
+                f"your {count(due, 'star', 'stars')} go"
+                if isinstance(due, int) and due > 1
+                else "your star goes"
+            )
             return f"{who}: choose where {stars}."
         return f"{who}: your move."
 

@@ -20,6 +20,7 @@ from engine.troyes import groups, scoring
 from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, HIDDEN, NEUTRAL, PALACE, Colour
 from engine.troyes.state import Die, TroyesState
+from engine.words import count, noun, signed
 from tables.paces import PACE_HELP, PaceName
 
 COLOUR_EMOJI = {"red": "🟥", "white": "⬜", "yellow": "🟨"}
@@ -136,7 +137,8 @@ def card_label(view: TroyesState, index: int, seat: int) -> str:
         return f"Activity card {index + 1}"
     card = activities()[slot.id]
     colour = "any colour" if card.effect == "pilgrimage" else card.colour.value
-    tail = "your tradesman" if slot.has(seat) else f"hire {card.cost} deniers{bought_citizen(view, seat)}"
+    hire = f"hire {count(card.cost, 'denier', 'deniers')}"
+    tail = "your tradesman" if slot.has(seat) else f"{hire}{bought_citizen(view, seat)}"
     return f"{card.name}: {colour}, divide by {card.divisor}, {tail}"
 
 
@@ -162,7 +164,7 @@ def banners_free(view: TroyesState, index: int) -> str:
     """ "1 of 2 banners free" for the event at `index` of the queue."""
     slot = view.queue[index]
     banners = events()[slot.id].banners
-    return f"{banners - len(slot.cubes)} of {banners} banners free"
+    return f"{banners - len(slot.cubes)} of {count(banners, 'banner', 'banners')} free"
 
 
 def event_label(view: TroyesState, index: int) -> str:
@@ -212,11 +214,6 @@ def effect_of(modifier: ArgValue) -> str:
     return activities()[str(modifier)].effect if modifier and str(modifier) in activities() else ""
 
 
-def plural(count: int, word: str) -> str:
-    """ "1 cube", "2 cubes"."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 # -- what an activation gives --------------------------------------------------------------
 
 
@@ -225,11 +222,11 @@ def activation_yield(view: TroyesState, seat: int, index: int, times: int) -> st
     card = activities()[view.cards[index].id]
     n = times
     if card.delayed:
-        return f"{plural(n, f'{card.name} cube')} to use later"
+        return f"{count(n, f'{card.name} cube', f'{card.name} cubes')} to use later"
     effect = card.effect
     if effect == "miller":
         most = max(city.standing(view, PALACE, seat), city.standing(view, BISHOPRIC, seat))
-        return f"+{2 * most * n} deniers"
+        return signed(2 * most * n, "denier", "deniers")
     if effect == "glassblower":
         return f"+{city.cathedral_cubes(view, seat) // 2 * n} VP"
     if effect == "captain":
@@ -238,24 +235,24 @@ def activation_yield(view: TroyesState, seat: int, index: int, times: int) -> st
     if effect == "tax_collector":
         due = sum(city.standing(view, CITY_HALL, s) for s in range(view.seats) if s != seat)
         due += city.standing(view, CITY_HALL, NEUTRAL)
-        return f"+{due * n} deniers from City Hall"
+        return f"{signed(due * n, 'denier', 'deniers')} from City Hall"
     if effect == "chivalry":
         return f"{n}× a cube on events per red die left"
     fixed = {
-        "artisan": f"pay {n} influence, +{6 * n} deniers",
-        "merchant": f"+{2 * n} deniers",
-        "innkeeper": f"pay {n} deniers, +{n} influence",
-        "journeyman": f"pay {3 * n} deniers, +{2 * n} VP",
-        "goldsmith": f"+{2 * n} deniers, +{n} VP",
+        "artisan": f"pay {n} influence, {signed(6 * n, 'denier', 'deniers')}",
+        "merchant": signed(2 * n, "denier", "deniers"),
+        "innkeeper": f"pay {count(n, 'denier', 'deniers')}, +{n} influence",
+        "journeyman": f"pay {count(3 * n, 'denier', 'deniers')}, +{2 * n} VP",
+        "goldsmith": f"{signed(2 * n, 'denier', 'deniers')}, +{n} VP",
         "sculptor": f"+{n} VP",
         "pilgrimage": f"+{2 * n} VP",
         "procession": f"+{2 * n} VP to the most dice left",
         "joust": f"+{2 * n} VP to the highest red total",
         "hunting": f"+{3 * n} influence",
-        "mercenary": f"+{3 * n} deniers",
+        "mercenary": signed(3 * n, "denier", "deniers"),
         "troubadour": f"pay {3 * n} influence, +{2 * n} VP",
-        "archer": f"{plural(n, 'roll')}: 3+ puts a cube on an event",
-        "diplomat": f"pay {n} influence, {plural(n, 'cube')} on events",
+        "archer": f"{count(n, 'roll', 'rolls')}: 3+ puts a cube on an event",
+        "diplomat": f"pay {n} influence, {count(n, 'cube', 'cubes')} on events",
     }
     if effect in fixed:
         return fixed[effect]
@@ -270,12 +267,12 @@ def group_result(
     effect = effect_of(modifier)
     got = groups.yield_of(view, target, effect, dice)
     if kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
-        return f"{plural(got, 'activation')}: {activation_yield(view, seat, index, got)}"
+        return f"{count(got, 'activation', 'activations')}: {activation_yield(view, seat, index, got)}"
     if kind == "event":
-        return f"{plural(got, 'cube')} on {target_name(view, target)}"
+        return f"{count(got, 'cube', 'cubes')} on {target_name(view, target)}"
     if kind == "cathedral":
         columns = ", ".join(str(v) for v in groups.values(dice, effect))
-        return f"build in column{'s' if len(dice) > 1 else ''} {columns}"
+        return f"build in {noun(len(dice), 'column', 'columns')} {columns}"
     if kind == "building" and dice:
         value = groups.values(dice, effect)[0]
         _, expelled = city.entry_result(view, index, value)
@@ -284,8 +281,8 @@ def group_result(
             return out
         return f"{out}, expelling {citizen_owner(expelled, seat, names)}"
     if kind == "agriculture":
-        return f"+{got} deniers"
-    return plural(got, "use")
+        return signed(got, "denier", "deniers")
+    return count(got, "use", "uses")
 
 
 def die_outcome(
@@ -301,10 +298,10 @@ def die_outcome(
     if got < 1 or kind == "cathedral":
         return ""
     if kind == "card":
-        return f" → {plural(got, 'activation')}"
+        return f" → {count(got, 'activation', 'activations')}"
     if kind == "event":
-        return f" → {plural(got, 'cube')}"
-    return f" → +{got} deniers" if kind == "agriculture" else ""
+        return f" → {count(got, 'cube', 'cubes')}"
+    return f" → {signed(got, 'denier', 'deniers')}" if kind == "agriculture" else ""
 
 
 def price_of(view: TroyesState, seat: int, die: Die, chosen: Sequence[Die], modifier: str) -> int:
@@ -358,7 +355,7 @@ class TroyesUI(GameUI):
             return _alone("back", "Back", "⬅️")
         if kind == "pass":
             money = board().const("pass_deniers")
-            return _alone("pass", f"Pass (+{money} deniers)", "⏭️", Tone.MAIN)
+            return _alone("pass", f"Pass ({signed(money, 'denier', 'deniers')})", "⏭️", Tone.MAIN)
         if kind == "reroll":
             return _alone("reroll", f"Re-roll a die ({board().const('reroll_cost')} influence)", "🔄")
         if kind == "flip":
@@ -447,7 +444,7 @@ class TroyesUI(GameUI):
                 cost = int(prices[place])  # the engine's price, one per option
             else:
                 cost = price_of(view, seat, die, chosen, modifier)
-            label += f" (buy: {cost} deniers)" if cost else " (free: Tithe)"
+            label += f" (buy: {count(cost, 'denier', 'deniers')})" if cost else " (free: Tithe)"
         target = str(_context(prompt).get("target", ""))
         if target:
             label += die_outcome(view, seat, target, modifier, [*chosen, die], names)
@@ -513,9 +510,10 @@ class TroyesUI(GameUI):
             return f"{who}: place one of your citizens on a free space of a building."
         if kind == "turn":
             player = view.players[seat]
+            money = count(player.deniers, "denier", "deniers")
             return (
-                f"{who}: your action (round {view.round}). You have {player.deniers} deniers,"
-                f" {player.influence} influence, {plural(player.supply, 'citizen')} in supply."
+                f"{who}: your action (round {view.round}). You have {money},"
+                f" {player.influence} influence, {count(player.supply, 'citizen', 'citizens')} in supply."
             )
         if kind == "counter":
             black = context.get("black", "?")
@@ -531,9 +529,10 @@ class TroyesUI(GameUI):
                 result = group_result(view, seat, target, modifier, chosen, names)
                 return f"{who}: dice for {place}{cube}. Chosen: {picked} ({result}). Add a die or finish."
             money = view.players[seat].deniers
+            price = count(board().const("die_price"), "denier", "deniers")
             return (
                 f"{who}: choose dice for {place}{cube} (yours are free; another's die costs"
-                f" {board().const('die_price')} deniers per die in the group; you have {money})."
+                f" {price} per die in the group; you have {money})."
             )
         if kind == "modifier":
             return f"{who}: use one of your cubes on {target_name(view, target)}?"

@@ -15,6 +15,7 @@ from cogs.games.base import Tone
 from cogs.platform import text
 from cogs.platform.ids import LATEST_PAGE, LogRef
 from cogs.platform.layout import ButtonSpec
+from engine.words import count
 from tables.models import Table
 from tables.service import TableService
 
@@ -61,7 +62,10 @@ def away_lines(
             lines.append(f"{text.discord_escape(info.name)} left; a bot plays their seat.")
     if len(lines) > AWAY_LINES:
         hidden = len(lines) - (AWAY_LINES - 1)
-        lines = [f"… {hidden} earlier event(s): see the full log (`/game log`)", *lines[-(AWAY_LINES - 1) :]]
+        lines = [
+            f"… {count(hidden, 'earlier event', 'earlier events')}: see the full log (`/game log`)",
+            *lines[-(AWAY_LINES - 1) :],
+        ]
     return lines
 
 

@@ -20,7 +20,7 @@ class LobbyOp(enum.Enum):
     START = "start"
     CANCEL = "cancel"
     REMOVE = "remove"
-    """The host's "Remove a player" select (its value is the removed player's user id)."""
+    """The host's "Remove a player or bot" select (a user id, "bot:<seat>:<name>" or "back:<user id>")."""
     PACE = "pace"
     """The host's select of the table's pace."""
     ANSWER = "answer"

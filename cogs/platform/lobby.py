@@ -15,7 +15,7 @@ from cogs.platform import pacing, text, threads
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, SelectSpec, clip
 from cogs.platform.views import build_view
-from engine.core import DEFAULT_LEVEL, Scalar
+from engine.core import DEFAULT_LEVEL, Scalar, level_name
 from tables.errors import TableError
 from tables.models import Table, TableStatus
 from tables.paces import DEFAULT_PACE, timing_for
@@ -50,19 +50,35 @@ def lobby_rows(table: Table) -> list[Row]:
     ]
     removable = removable_players(table)
     if removable:
-        rows.append(
-            SelectSpec(LobbyRef(table.id, LobbyOp.REMOVE).custom_id(), "🚫 Remove a player (host)", removable)
-        )
+        placeholder = "🚫 Remove a player or bot (host)"
+        if table.barred:
+            placeholder = "🚫 Remove a player or bot, or let a removed player back (host)"
+        rows.append(SelectSpec(LobbyRef(table.id, LobbyOp.REMOVE).custom_id(), placeholder, removable))
     return rows
 
 
+BOT_VALUE = "bot:"
+"""A bot's option in the host's select: "bot:<seat>:<name>" (the name guards against seats that moved)."""
+BACK_VALUE = "back:"
+"""A removed player's option in the host's select: "back:<user id>" lets them Join again."""
+
+
 def removable_players(table: Table) -> tuple[OptionItem, ...]:
-    """The options of the host's "Remove a player" select: every other seated human (value: user id)."""
-    return tuple(
-        OptionItem(clip(text.one_line(seat.name), MAX_OPTION_TEXT), str(seat.user_id), "🚫")
-        for seat in table.seats
-        if seat.user_id is not None and seat.bot is None and seat.user_id != table.host_id
-    )[:25]
+    """The options of the host's select: every other seat (a person's value is their user id, a bot's
+    "bot:<seat>:<name>"), then each removed player to let back in ("back:<user id>")."""
+    items = []
+    for number, seat in enumerate(table.seats):
+        if seat.bot is not None:
+            label = f"Remove {text.one_line(seat.name)} ({level_name(seat.bot)})"
+            value = f"{BOT_VALUE}{number}:{seat.name}"[:100]
+            items.append(OptionItem(clip(label, MAX_OPTION_TEXT), value, "🤖"))
+        elif seat.user_id is not None and seat.user_id != table.host_id:
+            label = f"Remove {text.one_line(seat.name)}"
+            items.append(OptionItem(clip(label, MAX_OPTION_TEXT), str(seat.user_id), "🚫"))
+    for user_id, name in reversed(table.barred):  # the latest first, if more than fit
+        label = f"Let {text.one_line(name)} join again"
+        items.append(OptionItem(clip(label, MAX_OPTION_TEXT), f"{BACK_VALUE}{user_id}", "↩️"))
+    return tuple(items[:25])
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
@@ -145,10 +161,7 @@ async def lobby_click(
     elif op is LobbyOp.CANCEL:
         table = await service.cancel(ref.table, user.id, manager)
     elif op is LobbyOp.REMOVE:
-        removed = values[0] if len(values) == 1 else ""
-        if not removed.isascii() or not removed.isdigit() or len(removed) > 20:
-            raise TableError("Pick the player to remove from the list.")
-        table = await service.remove_player(ref.table, user.id, int(removed))
+        table = await _remove_or_let_back(interaction, ref.table, values[0] if len(values) == 1 else "")
     elif op in (LobbyOp.PACE, LobbyOp.ANSWER):
         table = await pacing.lobby_select(interaction, ref, values)
     else:
@@ -157,6 +170,57 @@ async def lobby_click(
     await interaction.edit_original_response(
         **lobby_message(table), allowed_mentions=discord.AllowedMentions.none()
     )
+
+
+async def _remove_or_let_back(interaction: discord.Interaction[Any], table_id: int, value: str) -> Table:
+    """The host's select: remove a person (told privately, barred from Join) or a bot, or let someone back."""
+    service = interaction.client.tables
+    host = interaction.user.id
+    if value.startswith(BOT_VALUE):
+        seat, _, name = value.removeprefix(BOT_VALUE).partition(":")
+        if not _user_id(seat):
+            raise TableError("Pick the seat to free from the list.")
+        freed: Table = await service.remove_bot(table_id, host, int(seat), name)
+        return freed
+    back = value.removeprefix(BACK_VALUE)
+    if not _user_id(back):
+        raise TableError("Pick the player to remove from the list.")
+    table: Table
+    if back != value:
+        table = await service.let_back(table_id, host, int(back))
+        line = (
+            f"The host of table #{table.id} ({get_ui(table.game).title}) in <#{table.channel_id}> let you"
+            " back: you can press **Join** again."
+        )
+    else:
+        table = await service.remove_player(table_id, host, int(back))
+        line = (
+            f"The host of table #{table.id} ({get_ui(table.game).title}) in <#{table.channel_id}> removed you"
+            " from its lobby; you can join it again only if they let you back."
+        )
+    if not await _tell_privately(interaction, int(back), line):
+        await interaction.followup.send(
+            f"I could not tell <@{back}> privately (their direct messages are closed to me).",
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    return table
+
+
+def _user_id(value: str) -> bool:
+    """Whether a select value is a plausible Discord id (digits only, not too long)."""
+    return value.isascii() and value.isdigit() and len(value) <= 20
+
+
+async def _tell_privately(interaction: discord.Interaction[Any], user_id: int, line: str) -> bool:
+    """Send a direct message; False if Discord refuses it (their DMs are closed, or they are gone)."""
+    client = interaction.client
+    try:
+        person = client.get_user(user_id) or await client.fetch_user(user_id)
+        await person.send(line, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        return False
+    return True
 
 
 async def _tell_new_host(interaction: discord.Interaction[Any], table: Table, left: int) -> None:

@@ -43,7 +43,7 @@ def lobby_rows(table: Table) -> list[Row]:
 
 def lobby_line(table: Table) -> str:
     """The lobby's line saying the pace in words."""
-    return f"-# ⏱️ {describe(table.timing)}"
+    return f"-# ⏱️ {describe(table.timing, optional=get_ui(table.game).optional_choices is not None)}"
 
 
 async def lobby_select(interaction: discord.Interaction[Any], ref: LobbyRef, values: Sequence[str]) -> Table:
@@ -83,7 +83,7 @@ def info_text(table: Table, service: TableService) -> str:
     summary = ui.option_summary(table.options)
     if summary:
         lines.append(f"**Options:** {summary}")
-    lines.append(describe(table.timing))
+    lines.append(describe(table.timing, optional=get_ui(table.game).optional_choices is not None))
     lines.append("**Seats:**")
     to_move = set(table.to_move)
     now = service.clock()
@@ -91,7 +91,7 @@ def info_text(table: Table, service: TableService) -> str:
         if seat.is_bot and seat.replaced:
             who = f"{text.discord_escape(seat.name)} (a {seat.bot} bot plays for them)"
         elif seat.is_bot:
-            who = f"{text.seat_name(seat)} ({seat.bot} bot)"
+            who = text.seat_name(seat)  # "Bot (easy)": the level once
         else:
             who = f"<@{seat.user_id}>"
         turn = ""

@@ -17,6 +17,7 @@ from cogs.platform import away, text, threads, votes
 from cogs.platform.drawing import DrawingPool, DrawJob
 from cogs.platform.layout import Row, main_rows
 from cogs.platform.notify import Notifier
+from cogs.platform.notify import where as where_is
 from cogs.platform.views import build_view
 from engine.core import Prompt
 from tables import stats
@@ -436,7 +437,10 @@ class Presenter:
                 fresh |= turned
                 began = began or bool(turned)
             new_message = began or table.board_message_id is None or ended
-            if new_message:
+            if ended and shown is not None:
+                # The final message tells only what the last board did not already show.
+                self._log[table_id] = [line for step in unseen for line in step.lines]
+            elif new_message:
                 self._log[table_id] = lines
             else:
                 self._log.setdefault(table_id, []).extend(lines)
@@ -496,12 +500,11 @@ class Presenter:
         await threads.reopen(thread)
         seat = table.seats[notice.seat]
         name = text.seat_name(seat)
-        link = table.board_link()
-        where = f" {link}" if link is not None else ""
         mentions = discord.AllowedMentions.none()
         view = None
         if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
-            content = f"⏰ <@{notice.user_id}>, it is your turn in table #{table.id}.{where}"
+            # The game's name too: a player at several tables knows which one at a glance.
+            content = f"⏰ <@{notice.user_id}>, it is your turn in {where_is(table)}"
             vote, view = await votes.reminder_vote(self.service, table, notice.seat)
             content += vote + (by_dm or "")
             if by_dm != "":  # "": told by DM, the thread's copy (with the vote) pings nobody

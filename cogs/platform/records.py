@@ -17,6 +17,7 @@ from cogs.platform.layout import ButtonSpec, Row
 from cogs.platform.text import clip_content, names_of, seat_name
 from engine import recordfile
 from engine.core import Record
+from engine.words import count
 from renderers import replay
 from tables.errors import NoSuchTable, TableError
 from tables.models import Table, TableStatus
@@ -207,7 +208,8 @@ async def send_replay(
         await show_turn(interaction, service, table, drawing, 1, first=True)
         return
     content = (
-        f"{ui.emoji} Replay of table #{table.id} ({ui.title}): {last} turns, one frame each."
+        f"{ui.emoji} Replay of table #{table.id} ({ui.title}): {count(last, 'turn', 'turns')},"
+        " one frame each."
         " The buttons step through it here, just for you."
     )
     file = discord.File(io.BytesIO(animation.data), filename=animation.filename)

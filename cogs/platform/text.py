@@ -7,8 +7,12 @@ from collections.abc import Mapping, Sequence
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
+from engine.words import count, noun, signed
 from tables.chores import lobby_expired, lobby_expires_at
 from tables.models import SeatInfo, Table, TableStatus
+
+__all__ = ["count", "noun", "signed"]
+"""engine.words, the one helper for a number and its noun (engine text uses it too), offered to the cogs."""
 
 MAX_CONTENT = 2000
 """Discord: a message's content is at most 2000 characters."""
@@ -68,7 +72,7 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         lines.append(f"{number}. {who}{host}")
     if table.status is TableStatus.LOBBY:
         need = rules.min_players - len(table.seats)
-        more = f"{need} more player" + ("s" if need > 1 else "")
+        more = count(need, "more player", "more players")
         hint = f"Needs {more}." if need > 0 else "The host can start when everyone is in."
         lines.append(f"Press **Join** to play. {hint}")
         lines.append(f"-# Not started, this table expires <t:{int(lobby_expires_at(table))}:R>.")
@@ -84,7 +88,7 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         outcome = table.outcome if table.status is TableStatus.FINISHED else None
         if outcome is not None and len(table.seats) > 1:
             winners = " and ".join(seat_name(table.seats[s]) for s in outcome.winners)
-            lines.append(f"🏆 {winners} won with {max(outcome.scores)} points.")
+            lines.append(f"🏆 {winners} won with {count(max(outcome.scores), 'point', 'points')}.")
         elif table.status is TableStatus.ABANDONED:
             lines.append("It was abandoned.")
     return clip_content("\n".join(lines))
@@ -104,13 +108,31 @@ def board_text(
         for s in movers
     )
     lines = [f"{ui.emoji} **{ui.title}** · table #{table.id}" + (f" · to move: {who}" if who else "")]
+    seating = seating_line(table) if table.board_message_id is None else None
+    if seating is not None:
+        lines.append(seating)
     shown = list(log)[-LOG_LINES:]
     if len(log) > len(shown):
-        lines.append(f"-# … {len(log) - len(shown)} earlier event(s)")
+        lines.append(f"-# … {count(len(log) - len(shown), 'earlier event', 'earlier events')}")
     lines.extend(f"-# • {line}" for line in shown)
     if question:
         lines.append(question)
     return clip_content("\n".join(lines))
+
+
+def seating_line(table: Table) -> str | None:
+    """The order of play and who began, said on a game's first board (bots may have played already)."""
+    if len(table.seats) < 2 or table.seed is None or table.state is None:
+        return None
+    rules = table.rules
+    # The position at the start, remade from the seed: the players asked first began.
+    began = sorted(
+        {prompt.seat for prompt in rules.prompts(rules.setup(len(table.seats), table.options, table.seed))}
+    )
+    order = " → ".join(f"**{seat_name(seat)}**" for seat in table.seats)
+    first = " and ".join(f"**{seat_name(table.seats[seat])}**" for seat in began)
+    start = f"; {first} began" if len(began) == 1 else ""
+    return f"🪑 Order of play: {order}, then round again{start}."
 
 
 def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
@@ -133,7 +155,7 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
             lines.append(f"**{seat_name(table.seats[seat])}**{facts}")
             continue
         tail = f" ({', '.join(parts)})" if parts else ""
-        points = f"{outcome.scores[seat]} point" + ("" if outcome.scores[seat] == 1 else "s")
+        points = count(outcome.scores[seat], "point", "points")
         lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {points}{tail}")
     for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), shown_names(table))):
         if extra:

@@ -11,6 +11,7 @@ from cogs.platform import text
 from cogs.platform.ids import VoteRef
 from cogs.platform.layout import ButtonSpec
 from cogs.platform.views import build_view
+from engine.words import count
 from tables.models import Table
 from tables.service import TableService
 from tables.votes import SeatVotes, Tally, electorate
@@ -25,7 +26,8 @@ def vote_line(table: Table, tally: Tally) -> str:
     if tally.carried:
         return f"{TALLY_MARK} {tally.yes} of {tally.voters} voted: a bot plays for **{name}** now."
     return (
-        f"{TALLY_MARK} {tally.yes} of {tally.voters} other player(s) voted to hand **{name}**'s seat to"
+        f"{TALLY_MARK} {tally.yes} of {count(tally.voters, 'other player', 'other players')} voted"
+        f" to hand **{name}**'s seat to"
         f" a bot now ({tally.needed} needed; a move by {name} ends the vote)."
     )
 
@@ -62,11 +64,18 @@ async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> Non
             await interaction.edit_original_response(
                 content=_with_line(content, f"{TALLY_MARK} Vote over: **{name}** played."), view=None
             )
+    before = await SeatVotes(service).tally(table, ref.seat) if 0 <= ref.seat < len(table.seats) else None
     tally = await SeatVotes(service).vote(ref.table, ref.seat, interaction.user.id, ref.since)
     table = await service.get(ref.table)
     kwargs: dict[str, Any] = {"content": _with_line(content, vote_line(table, tally))}
     if tally.carried:
         kwargs["view"] = None
     await interaction.edit_original_response(**kwargs, allowed_mentions=discord.AllowedMentions.none())
-    answer = "Your vote counts." if not tally.carried else "Your vote carried it: a bot plays that seat now."
+    if tally.carried:
+        answer = "Your vote carried it: a bot plays that seat now."
+    elif before is not None and tally.yes == before.yes:
+        # A second click by the same voter adds nothing (one vote per player).
+        answer = "You have already voted: your vote still counts, once."
+    else:
+        answer = "Your vote counts."
     await interaction.followup.send(answer, ephemeral=True)

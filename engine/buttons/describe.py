@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from engine.buttons.state import LINE_BONUS, TARGET
 from engine.codec import JSON
 from engine.core import Event, player_name
+from engine.words import count
 
 Who = Callable[[Any], str]
 """Names a seat in a log line."""
@@ -16,12 +18,6 @@ def _cell(data: Mapping[str, JSON]) -> str:
     return f"row {data['row']}, column {data['col']}"
 
 
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} dice" if word == "die" else f"{n} {word}s"
-
-
 def _roll(d: Mapping[str, JSON], who: Who) -> str:
     plain = ", ".join(str(v) for v in d["plain"])
     black = f", black {plain}" if plain else ""
@@ -29,14 +25,15 @@ def _roll(d: Mapping[str, JSON], who: Who) -> str:
 
 
 def _bust(d: Mapping[str, JSON], who: Who) -> str:
-    lost = f" and loses {_plural(d['lost'], 'button')}" if d["lost"] else ""
-    return f"{who(d['seat'])} busts{lost}, and is out of the round ({_plural(d['dice'], 'die')} set aside)."
+    lost = f" and loses {count(d['lost'], 'button', 'buttons')}" if d["lost"] else ""
+    aside = count(d["dice"], "die", "dice")
+    return f"{who(d['seat'])} busts{lost}, and is out of the round ({aside} set aside)."
 
 
 def _stop(d: Mapping[str, JSON], who: Who) -> str:
     return (
-        f"{who(d['seat'])} opts out with {_plural(d['buttons'], 'button')} "
-        f"({_plural(d['dice'], 'die')} set aside)."
+        f"{who(d['seat'])} opts out with {count(d['buttons'], 'button', 'buttons')} "
+        f"({count(d['dice'], 'die', 'dice')} set aside)."
     )
 
 
@@ -53,7 +50,7 @@ def _score(d: Mapping[str, JSON], who: Who) -> str:
         f"{d['colours']} for colours with 3 buttons" if d["colours"] else "",
         f"{d['bonus']} for bonus colours" if d["bonus"] else "",
     ]
-    return f"{who(d['seat'])} earns {_plural(d['stars'], 'star')}: {', '.join(p for p in parts if p)}."
+    return f"{who(d['seat'])} earns {count(d['stars'], 'star', 'stars')}: {', '.join(p for p in parts if p)}."
 
 
 def _round(d: Mapping[str, JSON], who: Who) -> str:
@@ -65,8 +62,32 @@ def _round(d: Mapping[str, JSON], who: Who) -> str:
 
 
 def _game_over(d: Mapping[str, JSON], who: Who) -> str:
-    scores = ", ".join(f"{who(seat)} {score}" for seat, score in enumerate(d["scores"]))
-    return f"The game ends. Scores: {scores}."
+    """Why the game ended, who won, and each score in stars (plus the line's 100)."""
+    scores = [int(score) for score in d["scores"]]
+    lines = [seat for seat, score in enumerate(scores) if score >= LINE_BONUS]
+    if lines:
+        why = f"{_names(lines, who)} {'has' if len(lines) == 1 else 'have'} a line of 5 stars"
+    else:
+        full = [seat for seat, score in enumerate(scores) if score >= TARGET]
+        target = count(TARGET, "star", "stars")
+        why = f"{_names(full, who)} {'has' if len(full) == 1 else 'have'} {target} or more"
+    best = max(scores)
+    winners = [seat for seat, score in enumerate(scores) if score == best]
+    won = "wins" if len(winners) == 1 else "share the win"
+    order = sorted(range(len(scores)), key=lambda seat: (-scores[seat], seat))
+    each = "; ".join(f"{who(seat)} {_final_score(scores[seat])}" for seat in order)
+    return f"The game ends: {why}. {_names(winners, who)} {won}. Scores: {each}."
+
+
+def _final_score(score: int) -> str:
+    """A final score in words: "9 stars", "108 (8 stars + 100 for a line of 5)"."""
+    if score >= LINE_BONUS:
+        return f"{score} ({count(score - LINE_BONUS, 'star', 'stars')} + {LINE_BONUS} for a line of 5)"
+    return count(score, "star", "stars")
+
+
+def _names(seats: Sequence[int], who: Who) -> str:
+    return " and ".join(who(seat) for seat in seats)
 
 
 _LINES: dict[str, Callable[[Mapping[str, JSON], Who], str]] = {

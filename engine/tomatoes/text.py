@@ -8,6 +8,7 @@ from typing import Any
 from engine.core import Event, player_name
 from engine.tomatoes.events import Ev
 from engine.tomatoes.state import GameEnd
+from engine.words import count
 
 _END_TEXT = {
     GameEnd.FINAL_ROUND.value: "the final round is over",
@@ -36,13 +37,6 @@ def dice_text(dice: list[Mapping[str, Any]]) -> str:
     return ", ".join(die_text(d) for d in dice) if dice else "nothing"
 
 
-def plural(count: int, word: str) -> str:
-    """ "1 die", "3 dice", "2 points"."""
-    if word == "die":
-        return f"{count} {'die' if count == 1 else 'dice'}"
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def vine_of(seat: int, owner: int, token: int, who: Who = player) -> str:
     """ "their own token 2" or "Player 3's token 2" from the acting seat's point of view."""
     whose = "their own" if seat == owner else f"{who(owner)}'s"
@@ -60,14 +54,14 @@ def _roll(d: Mapping[str, Any], who: Who) -> str:
     took = ", ".join(f"{n} {c}" for c, n in counts.items())
     parts = []
     if drawn:
-        parts.append(f"{plural(len(drawn), 'die')} from the bushel ({took})")
+        parts.append(f"{count(len(drawn), 'die', 'dice')} from the bushel ({took})")
     if d["held"]:
         # Solo, unplaced dice stay with the player: nobody passed them.
         source = "kept from the last turn" if d.get("solo") else "passed to them"
-        parts.append(f"{plural(d['held'], 'die')} {source}")
+        parts.append(f"{count(d['held'], 'die', 'dice')} {source}")
     return (
         f"{who(d['seat'])} rolls {' plus '.join(parts)}: {dice_text(d['dice'])}. "
-        f"{plural(d['bushel'], 'die')} left in the bushel."
+        f"{count(d['bushel'], 'die', 'dice')} left in the bushel."
     )
 
 
@@ -85,9 +79,9 @@ def _harvest(d: Mapping[str, Any], who: Who) -> str:
         return f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}: {match}."
     total = d["points"] + d["bonus"]
     if d["bonus"]:
-        points = f"{d['points']} + {d['bonus']} bonus = {plural(total, 'point')}"
+        points = f"{d['points']} + {d['bonus']} bonus = {count(total, 'point', 'points')}"
     else:
-        points = plural(d["points"], "point")
+        points = count(d["points"], "point", "points")
     star = ", golden star" if d["star"] else ""
     by = "" if d["seat"] == d["owner"] else f" (completed by {who(d['seat'])})"
     return (
@@ -98,7 +92,7 @@ def _harvest(d: Mapping[str, Any], who: Who) -> str:
 def _overripe(d: Mapping[str, Any], who: Who) -> str:
     return (
         f"{who(d['owner'])}'s vine on token {d['token'] + 1} is overripe (worth {d['value']}): "
-        f"{plural(len(d['dice']), 'die')} go back to the bushel."
+        f"{count(len(d['dice']), 'die', 'dice')} go back to the bushel."
     )
 
 
@@ -126,7 +120,7 @@ def _clean(d: Mapping[str, Any], who: Who) -> str:
     where = vine_of(d["seat"], d["owner"], d["token"], who)
     return (
         f"{who(d['seat'])} spends {d['cost']} karma to clean the vine on {where}: "
-        f"{plural(len(d['dice']), 'die')} back to the bushel (karma {d['karma']})."
+        f"{count(len(d['dice']), 'die', 'dice')} back to the bushel (karma {d['karma']})."
     )
 
 
@@ -148,12 +142,12 @@ def _pass(d: Mapping[str, Any], who: Who) -> str:
 def _clear(d: Mapping[str, Any], who: Who) -> str:
     return (
         f"{who(d['owner'])} clears their vine on token {d['token'] + 1} (worth {d['value']}): "
-        f"{plural(len(d['dice']), 'die')} back to the bushel."
+        f"{count(len(d['dice']), 'die', 'dice')} back to the bushel."
     )
 
 
 def _first(d: Mapping[str, Any], who: Who) -> str:
-    bonus = f" (+{plural(d['bonus'], 'point')})" if d["bonus"] else ""
+    bonus = f" (+{count(d['bonus'], 'point', 'points')})" if d["bonus"] else ""
     return f"{who(d['owner'])} is the first to harvest six tomatoes{bonus}."
 
 
@@ -174,7 +168,7 @@ def _undo(d: Mapping[str, Any], who: Who) -> str:
 def _end(d: Mapping[str, Any], who: Who) -> str:
     if d["reason"] == GameEnd.SOLO_OUT_OF_DICE.value and d.get("held"):
         # Section 13: black and gold dice never seed a vine, so with every token empty they are stuck.
-        kept = plural(d["held"], "die")
+        kept = count(d["held"], "die", "dice")
         return (
             f"Game over: the bushel is empty and the {kept} left (black or gold) can never be placed:"
             " only a red die seeds a vine."

@@ -10,8 +10,8 @@ import discord
 from tables.models import TableStatus
 from tables.service import plain_wait
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, fresh, pinged, table_of
-from tests.cogs.test_lobby import slash_answer
+from tests.cogs.helpers import add_bot, buttons, fresh, pinged, table_of
+from tests.cogs.test_lobby import lobby_now, slash_answer
 from tests.cogs.test_turns import start_two_humans
 
 
@@ -19,8 +19,8 @@ async def test_game_show_reposts_the_board_without_a_ping(world: Harness) -> Non
     table = await start_two_humans(world)
     old = world.board()
     result = await world.watcher.slash(world.thread(), "game show")
-    assert slash_answer(result) == "Here is the board again."
     new = world.board()
+    assert slash_answer(result) == f"Here is the board again: {new.jump_url}"
     assert new.id != old.id and new.id == (await table_of(world)).board_message_id
     assert buttons(new) == buttons(old) and buttons(new)
     assert fresh(world, old).components == []
@@ -134,3 +134,19 @@ async def test_a_reminder_that_failed_is_sent_again(world: Harness) -> None:
     await world.idle()
     reminder = world.board()
     assert reminder.id != table.board_message_id and f"<@{mover}>" in reminder.content
+
+
+async def test_game_info_names_a_bot_level_once_and_speaks_of_optional_choices_only_where_there_are(
+    world: Harness,
+) -> None:
+    for game, optional in (("tomatoes", False), ("troyes", False), ("buttons", True)):
+        await world.alice.slash(world.channel, f"play {game}")
+        lobby = world.channel.last_message
+        assert lobby is not None
+        assert ("optional choices" in lobby.content) is optional, game
+        await add_bot(world.alice, lobby, "easy")
+        await world.alice.click(lobby_now(world, lobby), label="Start")
+        thread = world.channel.threads[-1]
+        info = slash_answer(await world.alice.slash(thread, "game info"))
+        assert ("optional choices" in info) is optional, game
+        assert "Bot (easy)" in info and "easy bot" not in info, info

@@ -211,3 +211,123 @@ async def test_a_host_who_leaves_hands_the_lobby_over_and_the_new_host_is_told(w
     assert pinged(world, told) == {world.bob.id}, "only the new host is pinged"
     await world.bob.click(lobby_now(world, lobby), label="Leave")
     assert world.channel.last_message.id == told.id, "a lobby nobody is left in says nothing more"
+
+
+def host_select(lobby: discord.Message) -> discord.SelectMenu:
+    """The host's "Remove a player or bot" select of a lobby message."""
+    return next(
+        c
+        for c in components(lobby)
+        if isinstance(c, discord.SelectMenu) and "Remove" in (c.placeholder or "")
+    )
+
+
+async def test_the_host_removes_a_bot_from_the_lobby(world: Harness) -> None:
+    lobby = await open_table(world)
+    await add_bot(world.alice, lobby, "hard")
+    await add_bot(world.alice, lobby_now(world, lobby), "easy")
+    select = host_select(lobby_now(world, lobby))
+    assert [(o.label, o.value) for o in select.options] == [
+        ("Remove Bot (hard)", "bot:1:Bot"),
+        ("Remove Bot 2 (easy)", "bot:2:Bot 2"),
+    ]
+    await world.alice.select(lobby_now(world, lobby), ["bot:1:Bot"], custom_id=select.custom_id)
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    assert [s.name for s in table.seats] == ["alice", "Bot 2"]
+    content = lobby_now(world, lobby).content
+    assert "Bot 2 (easy)" in content and "Bot (hard)" not in content
+    # A select drawn before (seat 1 was the hard bot) cannot remove Bot 2: tests/tables/test_lobby.py.
+
+
+async def test_a_removed_player_is_told_privately_and_may_join_only_once_let_back(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    select = host_select(lobby_now(world, lobby))
+    removed = await world.alice.select(
+        lobby_now(world, lobby), [str(world.bob.id)], custom_id=select.custom_id
+    )
+    assert not removed.followups, "the host's click just updates the lobby"
+    dms = world.bob.user.dm_channel.history()
+    assert dms and "removed you" in dms[-1].content and "table #1" in dms[-1].content
+    refused = await world.bob.click(lobby_now(world, lobby), label="Join")
+    assert "removed you" in private_answer(refused)
+    select = host_select(lobby_now(world, lobby))
+    assert "let a removed player back" in (select.placeholder or "")
+    assert [(o.label, o.value) for o in select.options] == [("Let bob join again", f"back:{world.bob.id}")]
+    await world.alice.select(lobby_now(world, lobby), [f"back:{world.bob.id}"], custom_id=select.custom_id)
+    assert "let you back" in world.bob.user.dm_channel.history()[-1].content
+    await world.bob.click(lobby_now(world, lobby), label="Join")
+    assert f"<@{world.bob.id}>" in lobby_now(world, lobby).content
+
+
+async def test_the_host_hears_when_a_removed_player_cannot_be_told(world: Harness) -> None:
+    lobby = await open_table(world)
+    await world.bob.click(lobby, label="Join")
+    world.env.inject_error(
+        "POST",
+        f"/channels/{world.bob.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send",
+        times=None,
+    )
+    select = host_select(lobby_now(world, lobby))
+    removed = await world.alice.select(
+        lobby_now(world, lobby), [str(world.bob.id)], custom_id=select.custom_id
+    )
+    assert "could not tell" in private_answer(removed)
+    assert f"<@{world.bob.id}>" not in lobby_now(world, lobby).content
+
+
+async def test_the_first_board_says_the_order_of_play_and_who_began(world: Harness) -> None:
+    from tests.cogs.helpers import play_greedily
+
+    lobby = await open_table(world)
+    await add_bot(world.alice, lobby, "easy")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    await world.idle()
+    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    start = table.rules.setup(2, table.options, table.seed)
+    began = ["**alice**", "**Bot (easy)**"][table.rules.prompts(start)[0].seat]
+    boards = [m for m in world.thread().history() if "Diced Tomatoes** · table" in m.content]
+    line = f"🪑 Order of play: **alice** → **Bot (easy)**, then round again; {began} began."
+    assert line in boards[0].content.splitlines(), boards[0].content
+    await play_greedily(world, moves=6)
+    later = [m for m in world.thread().history() if "Diced Tomatoes** · table" in m.content][1:]
+    assert later and all("Order of play" not in m.content for m in later), "said once, on the first board"
+
+
+async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
+    world: Harness, monkeypatch: Any
+) -> None:
+    from cogs.platform import presenter as presenter_module
+    from tests.cogs.helpers import play_greedily
+
+    presenter = world.bot.get_cog("Games").presenter
+    original = presenter.show
+
+    async def show(update: Any, interaction: Any = None) -> None:
+        table = update.table
+        if table.status is TableStatus.FINISHED:
+            # The update the last board already shows comes again (a retried delivery) with the final one.
+            stored = await world.bot.tables.get(table.id)
+            board = world.board()
+            lines = tuple(
+                line.removeprefix("-# • ") for line in board.content.splitlines() if line.startswith("-# • ")
+            )
+            assert stored.board_version is not None and lines
+            again = presenter_module._Step(stored.board_version, lines, False, frozenset())
+            presenter._pending.setdefault(table.id, []).insert(0, again)
+        await original(update, interaction)
+
+    monkeypatch.setattr(presenter, "show", show)
+    lobby = await open_table(world, golden=False)
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    messages = world.thread().history()
+    final, before = messages[-1].content, messages[-2].content
+    assert "final scores" in final
+    shown_before = {line.removeprefix("-# • ") for line in before.splitlines() if line.startswith("-# • ")}
+    (told,) = presenter._log.values()  # every event line of the final message (its caption shows 10)
+    assert told and not shown_before & set(told), shown_before & set(told)

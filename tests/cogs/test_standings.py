@@ -97,7 +97,11 @@ async def test_stats_shows_a_record_a_rating_and_its_chart_privately(world: Harn
     assert field(embed, "Longest win streak") == "2"
     assert field(embed, "Score") == "average 25.4, best 35"
     rating = field(embed, "Rating")
-    assert "±" in rating and "conservative" in rating and "after 4 rated games (2 with bots)" in rating
+    assert (
+        "±" in rating
+        and "the leaderboard ranks by" in rating
+        and "after 4 rated games (2 with bots)" in rating
+    )
     opponents = field(embed, "Favourite opponents").splitlines()
     assert opponents == [f"<@{bob}>: 3 games, ahead in 2", f"<@{carol}>: 1 game, ahead in 1"]
     assert message.attachments and message.attachments[0].filename == "rating.png"
@@ -163,7 +167,7 @@ async def test_a_game_against_a_bot_played_to_the_end_rates_the_human(world: Har
     embed = answer(await world.alice.slash(world.thread(), "stats")).embeds[0]
     assert embed.title == "🍅 alice · Diced Tomatoes"
     assert field(embed, "Games") == "1 (1 with bots)"
-    assert "after 1 rated games (1 with bots)" in field(embed, "Rating")
+    assert "after 1 rated game (1 with bots)" in field(embed, "Rating")
     won = final.outcome.ranks[0] == 1
     assert field(embed, "Wins") == ("1 of 1 (100%)" if won else "0 of 1 (0%)")
     await world.watcher.slash(world.channel, "leaderboard", game="tomatoes")
@@ -182,6 +186,11 @@ async def test_a_game_against_a_bot_played_to_the_end_rates_the_human(world: Har
         assert change < 0
     sign = "+" if change > 0 else "−" if change < 0 else "±"
     assert f"📈 Rating: **alice** {after:.1f} ({sign}{abs(change):.1f})" in world.board().content
+    # The leaderboard's line shows that same rating (not the conservative value it ranks by), and
+    # its footer says how it ranks.
+    sigma = lines[0].split(" ± ")[1].split(" ")[0]
+    assert lines[0] == f"**1.** <@{world.alice.id}> **{after:.1f}** ± {sigma} · 1 game (1 with bots)"
+    assert "ranked by rating − 3 × uncertainty" in (board.embeds[0].footer.text or "")
 
 
 def field_mu(embed: Any) -> float:

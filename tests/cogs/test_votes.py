@@ -30,8 +30,10 @@ async def remind(world: Harness) -> tuple[Any, discord.Message]:
     assert await world.bot.tables.run_due(now) >= 1
     await world.idle()
     reminder = world.board()
-    assert "it is your turn" in reminder.content
-    return await table_of(world), reminder
+    table = await table_of(world)
+    # The reminder names the table and its game, with the link to the board.
+    assert f"it is your turn in table #{table.id} (Diced Tomatoes): {table.board_link()}" in reminder.content
+    return table, reminder
 
 
 def others(world: Harness, table: Any) -> tuple[Any, list[Any]]:
@@ -55,9 +57,11 @@ async def test_a_tie_does_not_carry_a_majority_does_and_votes_survive_a_restart(
     stranger = await world.watcher.click(reminder, label=VOTE)
     assert "Only the other players" in private_answer(stranger)
 
-    await first.click(reminder, label=VOTE)
+    assert "counts" in private_answer(await first.click(reminder, label=VOTE))
     reminder = fresh(world, reminder)
     assert "1 of 2" in reminder.content and VOTE in buttons(reminder), "a tie does not carry"
+    twice = await first.click(reminder, label=VOTE)
+    assert private_answer(twice) == "You have already voted: your vote still counts, once."
     assert not (await table_of(world)).seats[seat].is_bot
     # The next day's reminder shows the votes so far.
     assert await world.bot.tables.run_due(time.time() + LATER + 25 * 3600) >= 1
@@ -67,7 +71,7 @@ async def test_a_tie_does_not_carry_a_majority_does_and_votes_survive_a_restart(
     await world.restart()
     fake_clock(world, time.time() + LATER)
     again = await first.click(fresh(world, reminder), label=VOTE)
-    assert "counts" in private_answer(again)
+    assert "already voted" in private_answer(again)
     assert "1 of 2" in fresh(world, reminder).content, "one vote per player, kept across the restart"
     await second.click(fresh(world, reminder), label=VOTE)
     await world.idle()

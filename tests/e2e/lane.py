@@ -102,6 +102,20 @@ class Database:
         status, version, thread_id, lobby = rows[0]
         return TableRow(str(status), int(version), thread_id, lobby)
 
+    def board_recorded(self, table_id: int) -> bool:
+        """Whether the bot has recorded its board as showing the stored version, nothing pending
+        (the negation of tables.models.Table.board_behind; a table without a thread counts as recorded)."""
+        rows = self._query(
+            "SELECT version, thread_id, board_version, board_posting, board_retired FROM tables WHERE id = ?",
+            (table_id,),
+        )
+        if not rows:
+            return False
+        version, thread_id, board_version, posting, retired = rows[0]
+        if thread_id is None:
+            return True
+        return board_version is not None and board_version >= version and posting is None and retired == "[]"
+
     def newest_table(self, channel_id: int) -> int | None:
         """The id of the newest table opened in a channel."""
         if not self.path.exists():

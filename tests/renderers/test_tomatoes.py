@@ -127,3 +127,15 @@ def test_no_text_is_cut_or_runs_into_other_text(seats: int) -> None:
     problems = game_layout_problems(RULES, draw, seats, range(1000, 1003))
     problems += game_layout_problems(RULES, draw, seats, range(1003, 1005), VARIANTS[1])
     assert not problems, "\n".join(problems[:20])
+
+
+def test_the_first_to_six_tag_says_what_it_is_worth_and_is_absent_alone() -> None:
+    from renderers.tomatoes import _tags
+
+    view = RULES.setup(3, {}, 5)
+    view.first_to_six = 1
+    assert ("first to 6: +2", palette.STAR) in _tags(view, 1, is_viewer=False)
+    assert all("6" not in label for label, _ in _tags(view, 0, is_viewer=False))
+    solo = RULES.setup(1, {}, 5)
+    solo.first_to_six = 0
+    assert _tags(solo, 0, is_viewer=True) == [("YOU", palette.GOOD)], "no race alone: no tag"

@@ -165,3 +165,43 @@ def test_the_default_seeds_are_63_random_bits() -> None:
     assert len(seeds) == 64
     assert all(0 <= seed < 2**63 for seed in seeds)
     assert max(seeds) >= 2**56  # 64 draws of 63 bits: all below 2**56 has odds 2**-448
+
+
+async def test_a_removed_player_cannot_join_again_until_the_host_lets_them_back(
+    service: TableService,
+) -> None:
+    table = await service.create("race", GUILD, CHANNEL, HOST, "Host")
+    await service.join(table.id, BOB, "Bob")
+    table = await service.remove_player(table.id, HOST, BOB)
+    assert [s.user_id for s in table.seats] == [HOST] and table.barred == ((BOB, "Bob"),)
+    with pytest.raises(NotAllowed, match="removed you"):
+        await service.join(table.id, BOB, "Bob")
+    with pytest.raises(NotHost):
+        await service.let_back(table.id, CAROL, BOB)
+    with pytest.raises(NotAllowed):
+        await service.let_back(table.id, HOST, CAROL)
+    table = await service.let_back(table.id, HOST, BOB)
+    assert table.barred == ()
+    table = await service.join(table.id, BOB, "Bob")
+    assert [s.user_id for s in table.seats] == [HOST, BOB]
+
+
+async def test_the_barred_list_survives_a_restart(service: TableService) -> None:
+    table = await service.create("race", GUILD, CHANNEL, HOST, "Host")
+    await service.join(table.id, BOB, "Bob")
+    await service.remove_player(table.id, HOST, BOB)
+    service._forget(table.id)  # read it back from the database
+    assert (await service.get(table.id)).barred == ((BOB, "Bob"),)
+
+
+async def test_a_bot_is_removed_by_name_so_an_older_select_cannot_remove_another(
+    service: TableService,
+) -> None:
+    table = await service.create("race", GUILD, CHANNEL, HOST, "Host")
+    await service.add_bot(table.id, HOST, "random")
+    await service.add_bot(table.id, HOST, "random")
+    await service.remove_bot(table.id, HOST, 1, "Bot")
+    with pytest.raises(NotAllowed, match="no longer"):
+        await service.remove_bot(table.id, HOST, 1, "Bot")  # seat 1 is Bot 2 now
+    table = await service.remove_bot(table.id, HOST, 1, "Bot 2")
+    assert [s.name for s in table.seats] == ["Host"]

@@ -393,3 +393,30 @@ def test_the_database_lock_admits_one_holder_at_a_time(tmp_path: Path) -> None:
         assert refused.value.problem is DatabaseProblem.LOCKED
         assert f"pid {os.getpid()}" in str(refused.value) and str(db) in str(refused.value)
     DatabaseLock.acquire(db).release()
+
+
+async def test_a_new_database_is_announced_in_one_line(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="tables.store"):
+        store = await Store.open(db_path)
+        await store.close()
+        again = await Store.open(db_path)
+        await again.close()
+    lines = [r.getMessage() for r in caplog.records if "schema" in r.getMessage()]
+    assert lines == [f"database {db_path} created (schema {SCHEMA_VERSION})"]
+
+
+async def test_an_old_database_is_brought_up_to_date_in_one_line(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as raw:
+        raw.executescript(MIGRATIONS[0])
+        raw.execute("PRAGMA user_version = 1")
+    raw.close()
+    with caplog.at_level(logging.INFO, logger="tables.store"):
+        store = await Store.open(db_path)
+        await store.close()
+    lines = [r.getMessage() for r in caplog.records if "schema" in r.getMessage()]
+    assert lines == [f"database {db_path} brought up to date: schema 1 to {SCHEMA_VERSION}"]

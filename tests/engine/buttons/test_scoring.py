@@ -6,8 +6,10 @@ import pytest
 
 from engine.buttons import RULES
 from engine.buttons.actions import STOP, star
+from engine.buttons.describe import describe_event
 from engine.buttons.faces import Colour
 from engine.buttons.state import ButtonsState, Cell, Phase, Status, longest_run
+from engine.core import Event
 
 from .helpers import act, new_state, only_in
 
@@ -191,3 +193,17 @@ def test_the_most_stars_a_round_can_give(seats: int, most: int) -> None:
     state = new_state(seats)
     score = _score_event(state, 0, FOUR_SETS)
     assert score["stars"] == most and score["colours"] == 4
+
+
+def test_the_game_over_line_names_the_winner_why_the_game_ended_and_what_the_score_is() -> None:
+    names = ["Ann", "Bob", "Cy"]
+    line = describe_event(Event("game_over", {"scores": [9, 108, 12]}), names)
+    assert line == (
+        "The game ends: Bob has a line of 5 stars. Bob wins."
+        " Scores: Bob 108 (8 stars + 100 for a line of 5); Cy 12 stars; Ann 9 stars."
+    )
+    tied = describe_event(Event("game_over", {"scores": [12, 12, 1]}), names)
+    assert tied == (
+        "The game ends: Ann and Bob have 12 stars or more. Ann and Bob share the win."
+        " Scores: Ann 12 stars; Bob 12 stars; Cy 1 star."
+    )

@@ -1,0 +1,170 @@
+"""Every number in user-facing text agrees with its noun through one helper (engine.words).
+
+The scan reads every message template of the packages users see text from (cogs/, tables/,
+renderers/, and each game's text modules) and fails on a plural made by hand: a count
+placeholder followed by a plural noun (f"{n} turns"), `"s" if ...`, `+ "s"` or "(s)".
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.words import count, noun, signed
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = sorted(
+    {
+        *ROOT.glob("cogs/**/*.py"),
+        *ROOT.glob("tables/**/*.py"),
+        *ROOT.glob("renderers/**/*.py"),
+        *ROOT.glob("engine/*/text.py"),
+        *ROOT.glob("engine/*/describe.py"),
+    }
+)
+
+NOT_COUNTS = frozenset(
+    [
+        "is",
+        "was",
+        "has",
+        "does",
+        "needs",
+        "wins",
+        "this",
+        "yours",
+        "adds",
+        "activates",
+        "becomes",
+        "begins",
+        "builds",
+        "busts",
+        "clears",
+        "counters",
+        "earns",
+        "ends",
+        "farms",
+        "gains",
+        "gets",
+        "harvests",
+        "holds",
+        "lets",
+        "opts",
+        "passes",
+        "pays",
+        "places",
+        "puts",
+        "receives",
+        "rolls",
+        "seeds",
+        "spends",
+        "takes",
+        "uses",
+        "bonus",
+    ]
+)
+"""Words ending in s that follow a placeholder but are no counted noun (verbs after a name)."""
+
+ADJECTIVES = frozenset(
+    ["more", "rated", "earlier", "other", "free", "plain", "new", "extra", "black", "white", "gold"]
+)
+"""Words that may stand between a count and its noun ("{n} rated games")."""
+HELPERS = frozenset({"count", "noun", "signed"})
+"""engine.words' functions."""
+PARENTHESISED = re.compile(r"[A-Za-z]\(s\)")
+
+
+def counted_noun(text: str) -> str | None:
+    """The plural noun a placeholder followed by `text` counts ("{n} turns", "{n} more players"), if any."""
+    words = re.findall(r"[A-Za-z]+", text.split(",")[0])[:2] if text.startswith(" ") else []
+    if words and words[0].endswith("s") and words[0].lower() not in NOT_COUNTS:
+        return words[0]
+    if len(words) == 2 and words[0] in ADJECTIVES and words[1].endswith("s") and words[1] not in NOT_COUNTS:
+        return f"{words[0]} {words[1]}"
+    return None
+
+
+def hand_made_plurals(source: str) -> list[tuple[int, str]]:
+    """(line, what) for each plural built by hand in `source`."""
+    found: list[tuple[int, str]] = []
+    tree = ast.parse(source)
+    # The forms handed to the helper itself are exempt: count(n, f"{name} cube", f"{name} cubes").
+    helper_args = {
+        id(arg)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in HELPERS
+        for arg in call.args
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and id(node) not in helper_args:
+            for before, after in itertools.pairwise(node.values):
+                if isinstance(before, ast.FormattedValue) and isinstance(after, ast.Constant):
+                    noun = counted_noun(str(after.value))
+                    if noun is not None:
+                        found.append((node.lineno, f"{{...}} {noun}"))
+                    elif re.match(r"(e?s)\b", str(after.value)):
+                        found.append((node.lineno, "{word}s"))
+        elif isinstance(node, ast.IfExp):
+            for branch in (node.body, node.orelse):
+                if isinstance(branch, ast.Constant) and branch.value in ("s", "es"):
+                    found.append((node.lineno, f'"{branch.value}" if ...'))
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value in ("s", "es")
+        ):
+            found.append((node.lineno, '+ "s"'))
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and PARENTHESISED.search(node.value)
+        ):
+            found.append((node.lineno, "(s)"))
+    return found
+
+
+ELSEWHERE = {"engine/troyes/text.py": {"{...} deniers", "{...} times"}}
+"""Lines another branch rewrites (issue 33: the Troyes engine text is theirs, with engine.words);
+drop this once both are merged."""
+
+
+def test_no_message_template_makes_a_plural_by_hand() -> None:
+    problems = [
+        f"{name}:{line}: {what}"
+        for path in SCANNED
+        for line, what in hand_made_plurals(path.read_text())
+        if what not in ELSEWHERE.get(name := str(path.relative_to(ROOT)), set())
+    ]
+    assert problems == [], "use engine.words.count (or text.count):\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'f"{n} turns"',
+        'f"after {rating.games} rated games"',
+        "f\"{n} game{'s' if n != 1 else ''}\"",
+        '"player" + ("s" if need > 1 else "")',
+        'word + "s"',
+        'f"{count} {word}s"',
+        '"… 3 earlier event(s)"',
+    ],
+)
+def test_the_scan_finds_each_kind_of_hand_made_plural(source: str) -> None:
+    assert hand_made_plurals(source)
+
+
+@pytest.mark.parametrize("source", ['f"{name} wins"', "f\"{count(n, 'turn', 'turns')}\"", 'f"{n} dice"'])
+def test_the_scan_lets_verbs_and_helpers_through(source: str) -> None:
+    assert not hand_made_plurals(source)
+
+
+def test_count_agrees_with_the_number() -> None:
+    assert [count(n, "turn", "turns") for n in (0, 1, 2)] == ["0 turns", "1 turn", "2 turns"]
+    assert count(1, "die", "dice") == "1 die" and noun(3, "die", "dice") == "dice"
+    assert [signed(n, "denier", "deniers") for n in (1, 2, -1)] == ["+1 denier", "+2 deniers", "−1 denier"]
