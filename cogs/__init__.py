@@ -19,6 +19,7 @@ bot.py loads them all. The sub-packages hold what they share and are not extensi
   `notify` (turn pings and reminders by each player's settings: thread or DM, never in quiet
   hours), `pacing` (the lobby's pace and standing-answer selects, `/game info`).
 - `cogs.games`: one mapping module per game. A module defines `UI`, a `GameUI` (labels,
-  grouping, emoji, the question asked, the rules summary) and `play_command`, its
-  `/play <game>` subcommand. Adding a game to Discord means adding such a module.
+  grouping, emoji, the question asked, the rules summary). Its `/play <game>` subcommand is
+  built by `lobby.play_command` from the engine's option specs (those with a `short` name).
+  Adding a game to Discord means adding such a module.
 """

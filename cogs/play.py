@@ -28,7 +28,7 @@ from cogs.platform.ids import (
     UndoRef,
 )
 from cogs.platform.layout import group_rows, groups_of
-from cogs.platform.lobby import lobby_click
+from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
 from cogs.platform.votes import vote_click
@@ -162,7 +162,7 @@ class Games(commands.Cog):
         )
         self.rules = app_commands.Group(name="rules", description="A short summary of a game's rules")
         for module in MODULES:
-            self.play.add_command(module.play_command)
+            self.play.add_command(play_command(module.UI))
             self.rules.add_command(rules_command(module.UI))
 
     async def cog_load(self) -> None:

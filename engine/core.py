@@ -166,6 +166,9 @@ class OptionSpec:
     choices: tuple[bool | int | str, ...] = ()
     """Allowed values; empty means any bool for a bool default."""
     help: str = ""
+    """What it does, as a phrase that reads after the label ("Label: help")."""
+    short: str = ""
+    """The short name a host sets it by when opening a table; empty: not offered there (the default holds)."""
 
 
 @dataclass(slots=True, kw_only=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cogs.games import MODULES
+from cogs.platform.lobby import play_command
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -12,7 +13,7 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 def test_every_play_option_is_in_the_readme() -> None:
     rows = {line.split("|")[1].strip(): line for line in README.splitlines() if line.startswith("| `/play ")}
     for module in MODULES:
-        command = module.play_command
+        command = play_command(module.UI)
         row = rows.get(f"`/play {command.name}`")
         assert row is not None, f"the README has no row for /play {command.name}"
         for parameter in command.parameters:

@@ -1,7 +1,7 @@
 """One mapping module per game (labels, grouping, emoji, rules text), found by game id.
 
-A game module defines `UI` (a GameUI) and `play_command` (its `/play <game>` subcommand);
-adding a game to Discord means adding a module here, nothing else.
+A game module defines `UI` (a GameUI); its `/play <game>` subcommand is built from the engine's
+option specs (cogs.platform.lobby.play_command). Adding a game to Discord means adding a module here.
 """
 
 from __future__ import annotations

@@ -5,13 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-from discord import app_commands
-
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Prompt, Scalar
 from engine.words import count
-from tables.paces import PACE_HELP, PaceName
 
 COLOUR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
 
@@ -128,17 +124,3 @@ class ButtonsUI(GameUI):
 
 
 UI = ButtonsUI()
-
-
-@app_commands.command(name="buttons", description="Open a Buttons table (2-4 players) in this channel")
-@app_commands.describe(
-    two_dice="With 2 players, leaving the round takes two plain dice (default off: one)", pace=PACE_HELP
-)
-async def play_command(
-    interaction: discord.Interaction[Any], two_dice: bool = False, pace: PaceName = "daily"
-) -> None:
-    """/play buttons: open a lobby."""
-    # Imported here: the platform imports every game module, so a top-level import would cycle.
-    from cogs.platform.lobby import open_lobby
-
-    await open_lobby(interaction, UI.game_id, {"two_dice_2p": two_dice}, pace)

@@ -6,12 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-import discord
-from discord import app_commands
-
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Outcome, Prompt, Scalar
-from tables.paces import PACE_HELP, PaceName
 
 DIE_EMOJI = {"red": "🔴", "black": "⚫", "gold": "🟡"}
 
@@ -315,34 +311,3 @@ class TomatoesUI(GameUI):
 
 
 UI = TomatoesUI()
-
-
-@app_commands.command(
-    name="tomatoes", description="Open a Diced Tomatoes table (1-6 players) in this channel"
-)
-@app_commands.describe(
-    golden="Sunny Golden Hybrid: gold dice add 1 to a vine (default on)",
-    dicey="Dicey Tomato Rules: slot matches are topped up to 7 with a star (default on)",
-    karma_overload="Karma Overload: completing a vine earns its value in karma, plus karma bits (default on)",
-    pick_colours="The player to roll picks the colours of the dice taken (default off: random)",
-    pace=PACE_HELP,
-)
-async def play_command(
-    interaction: discord.Interaction[Any],
-    golden: bool = True,
-    dicey: bool = True,
-    karma_overload: bool = True,
-    pick_colours: bool = False,
-    pace: PaceName = "daily",
-) -> None:
-    """/play tomatoes: open a lobby with the chosen variants."""
-    # Imported here: the platform imports every game module, so a top-level import would cycle.
-    from cogs.platform.lobby import open_lobby
-
-    options: dict[str, Scalar] = {
-        "golden_hybrid": golden,
-        "dicey_rules": dicey,
-        "karma_overload": karma_overload,
-        "pick_colours": pick_colours,
-    }
-    await open_lobby(interaction, UI.game_id, options, pace)

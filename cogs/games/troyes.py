@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-from discord import app_commands
-
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, ArgValue, Event, Outcome, Prompt, Scalar
 from engine.troyes import board as city
@@ -21,7 +18,6 @@ from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, HIDDEN, NEUTRAL, PALACE, Colour
 from engine.troyes.state import Die, TroyesState
 from engine.words import count, noun, signed
-from tables.paces import PACE_HELP, PaceName
 
 COLOUR_EMOJI = {"red": "🟥", "white": "⬜", "yellow": "🟨"}
 BUILDING_EMOJI = ("🏰", "⛪", "🏛️")
@@ -618,18 +614,3 @@ def sum_strength(dice: Sequence[Die]) -> int:
 
 
 UI = TroyesUI()
-
-
-@app_commands.command(name="troyes", description="Open a Troyes table (2-4 players) in this channel")
-@app_commands.describe(
-    tiebreak="Break ties by deniers, then influence (default off: tied players share the win)",
-    pace=PACE_HELP,
-)
-async def play_command(
-    interaction: discord.Interaction[Any], tiebreak: bool = False, pace: PaceName = "daily"
-) -> None:
-    """/play troyes: open a lobby with the chosen tie rule."""
-    # Imported here: the platform imports every game module, so a top-level import would cycle.
-    from cogs.platform.lobby import open_lobby
-
-    await open_lobby(interaction, UI.game_id, {"tiebreak": tiebreak}, pace)

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
+from discord import app_commands
 
 from cogs.games import get_ui
-from cogs.games.base import Tone
+from cogs.games.base import GameUI, Tone
 from cogs.platform import pacing, text, threads
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, SelectSpec, clip
 from cogs.platform.views import build_view
-from engine.core import DEFAULT_LEVEL, Scalar, level_name
+from engine.core import DEFAULT_LEVEL, OptionSpec, Scalar, level_name
+from engine.games import get_rules
 from tables.errors import TableError
 from tables.models import Table, TableStatus
-from tables.paces import DEFAULT_PACE, timing_for
+from tables.paces import DEFAULT_PACE, PACE_HELP, PaceName, timing_for
 
 log = logging.getLogger("meeple.cogs.lobby")
 
@@ -95,6 +98,50 @@ def thread_name(table: Table) -> str:
     """The game thread's name: the game and the table number."""
     ui = get_ui(table.game)
     return f"{ui.emoji} {ui.title} #{table.id}"[:THREAD_NAME_LIMIT]
+
+
+def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
+    """`/play <game>`: open a lobby, with the game's options that have a short name, and a pace."""
+    rules = get_rules(ui.game_id)
+    offered = [spec for spec in rules.option_specs if spec.short]
+
+    async def open_table(interaction: discord.Interaction[Any], **chosen: Any) -> None:
+        options = {spec.key: chosen.get(spec.short, spec.default) for spec in offered}
+        await open_lobby(interaction, ui.game_id, options, chosen.get("pace", DEFAULT_PACE))
+
+    # discord.py reads a command's options from its callback's signature: one per offered spec.
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        ),
+        *(
+            inspect.Parameter(spec.short, keyword, default=spec.default, annotation=_kind(spec))
+            for spec in offered
+        ),
+        inspect.Parameter("pace", keyword, default=DEFAULT_PACE.value, annotation=PaceName),
+    ]
+    open_table.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    described = app_commands.describe(pace=PACE_HELP, **{spec.short: option_help(spec) for spec in offered})
+    players = f"{rules.min_players}-{rules.max_players} players"
+    return app_commands.Command(
+        name=ui.game_id,
+        description=f"Open a {ui.title} table ({players}) in this channel",
+        callback=described(open_table),
+    )
+
+
+def option_help(spec: OptionSpec) -> str:
+    """An option as /play describes it: its label, what it does and its default."""
+    default = ("on" if spec.default else "off") if isinstance(spec.default, bool) else str(spec.default)
+    return f"{spec.label}: {spec.help} (default {default})"
+
+
+def _kind(spec: OptionSpec) -> Any:
+    """The annotation that makes discord.py offer a spec's values: a flag, or a choice among its values."""
+    if isinstance(spec.default, bool):
+        return bool
+    return Literal[spec.choices]
 
 
 async def open_lobby(

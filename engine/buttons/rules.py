@@ -49,7 +49,8 @@ class ButtonsRules(Rules[ButtonsState]):
             "two_dice_2p",
             "Two dice per exit (2 players)",
             False,
-            help="With 2 players, opting out or busting takes two plain black dice instead of one.",
+            help="opting out or busting takes two plain dice, not one",
+            short="two_dice",
         ),
     )
 

@@ -27,9 +27,10 @@ class TroyesRules(Rules[TroyesState]):
     option_specs = (
         OptionSpec(
             "tiebreak",
-            "Break ties by deniers, then influence",
+            "Tie-break",
             False,
-            help="Off: tied players share the victory.",
+            help="tied players are ranked by deniers, then influence, not sharing the win",
+            short="tiebreak",
         ),
     )
 

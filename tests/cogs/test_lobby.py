@@ -331,3 +331,18 @@ async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
     shown_before = {line.removeprefix("-# • ") for line in before.splitlines() if line.startswith("-# • ")}
     (told,) = presenter._log.values()  # every event line of the final message (its caption shows 10)
     assert told and not shown_before & set(told), shown_before & set(told)
+
+
+def test_each_play_command_offers_its_games_short_options_within_discords_limits() -> None:
+    from cogs.games import MODULES
+    from cogs.platform.lobby import option_help, play_command
+    from engine.games import get_rules
+
+    for module in MODULES:
+        command = play_command(module.UI)
+        offered = [spec for spec in get_rules(command.name).option_specs if spec.short]
+        assert [p.name for p in command.parameters] == [spec.short for spec in offered] + ["pace"]
+        for spec, parameter in zip(offered, command.parameters, strict=False):
+            assert parameter.description == option_help(spec), "described whole, never cut by discord.py"
+            assert len(parameter.description) <= 100 and not parameter.required
+            assert parameter.default == spec.default
