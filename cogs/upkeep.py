@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.platform import threads
+from cogs.platform import clicks, threads
 from cogs.platform.lobby import lobby_message
 from tables.chores import ARCHIVE_AFTER, ChoreKind, Chores
 from tables.errors import LobbyClosed, NoSuchTable, TableError
@@ -32,18 +32,27 @@ class Upkeep(commands.Cog):
         self.service: TableService = bot.tables
         self.chores = Chores(self.service)
         self._task: asyncio.Task[None] | None = None
+        self._answering: asyncio.Task[int] | None = None
 
     async def cog_load(self) -> None:
-        """Arm the archive clock of every game that ends from now on; start the rounds when ready."""
+        """Arm the archive clock of every game that ends from now on; start the rounds when ready;
+        answer the clicks the last process acknowledged and never finished."""
         self.service.subscribe(self.table_changed)
+        # Read now, before this process can take a click: every row is the last process's.
+        owed = await clicks.owed(self.service.store)
+        if owed:
+            self._answering = asyncio.create_task(
+                clicks.answer_owed(self.bot, self.service.store, owed), name="meeple-owed-clicks"
+            )
         if self.bot.is_ready():
             self.start()
 
     async def cog_unload(self) -> None:
         """Stop the rounds."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        for task in (self._task, self._answering):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -12,7 +12,7 @@ from engine.core import Action
 from tables import Store, StoreUnavailable, Table, TableService, UpdateKind
 from tables.models import HOUR, NoticeKind
 from tables.players import StandingAnswer
-from tables.store import SCHEMA_VERSION
+from tables.store import MIGRATIONS
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)
@@ -122,7 +122,11 @@ async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
     if saved_by != "this version":
         with closing(sqlite3.connect(db_path)) as raw, raw:
             raw.execute("UPDATE tables SET bot_to_move = 0")
-            raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+            # Back to before the migration that marks every game in play (and those after it).
+            mark = next(
+                i for i, step in enumerate(MIGRATIONS) if "bot_to_move = 1 WHERE status = 'playing';" in step
+            )
+            raw.execute(f"PRAGMA user_version = {mark}")
 
     second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     try:
