@@ -912,6 +912,16 @@ class Store:
         rows = await self._read(_fetch_all, f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id", ())
         return [int(row[0]) for row in rows]
 
+    async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
+        """(id, thread, board message) of the games in play with a board message, by id above `after`."""
+        rows = await self._read(
+            _fetch_all,
+            "SELECT id, thread_id, board_message_id FROM tables WHERE status = 'playing'"
+            " AND thread_id IS NOT NULL AND board_message_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
+
     async def bot_to_move(self) -> list[int]:
         """Ids of the games in play where a bot or a standing answer may move (as of their last save)."""
         rows = await self._read(
