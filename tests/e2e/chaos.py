@@ -515,9 +515,10 @@ class GameRun:
             previous[action.seat] = action.version
 
 
-def plan_kinds(rng: random.Random, count: int) -> list[str]:
-    """`count` kill kinds for one game: at most one at Start (it comes first), the rest during play."""
-    kinds = [rng.choice(KILL_KINDS) for _ in range(count)]
+def plan_kinds(rng: random.Random, count: int, among: tuple[str, ...] = KILL_KINDS) -> list[str]:
+    """`count` kill kinds (drawn from `among`) for one game: at most one at Start (it comes first),
+    the rest during play."""
+    kinds = [rng.choice(among) for _ in range(count)]
     start = next((k for k in kinds if k.startswith("start")), None)
     rest = [k for k in kinds if not k.startswith("start")]
     rest += ["random"] * (count - len(rest) - (start is not None))
