@@ -84,7 +84,7 @@ async def _close(store: Store, click: PendingClick, write: asyncio.Future[None])
     try:
         await store.close_click(click.id)
         click.closed = True
-    except StoreUnavailable as exc:
+    except Exception as exc:  # a paused store, or one closed by a shutdown meanwhile
         # The next start-up answers it: harmless ("if the board did not change, press again").
         failure = type(exc).__name__
         log.warning("click %s (table %s) left in the journal: %s", click.id, click.table_id, failure)
