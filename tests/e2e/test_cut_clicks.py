@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,6 @@ from tests.fakediscord import Message
 async def test_a_move_click_cut_by_sigkill_after_its_ack_is_answered_after_the_restart(
     tmp_path: Path,
 ) -> None:
-    import random
-
     lane = Lane(tmp_path)
     await lane.open()
     fake = lane.fake
@@ -23,15 +22,11 @@ async def test_a_move_click_cut_by_sigkill_after_its_ack_is_answered_after_the_r
         table_id, lobby = await lane.open_table(spec)
         alice = lane.people[0]
         await fake.wait_answered(await fake.click_label(lobby, "Start", alice))
-        row = await fake.wait_for(
-            lambda: (r := lane.db.table(table_id)) is not None and r.thread_id is not None and r,
-            15,
-            "the game to start",
-        )
 
         def found() -> Any:
             now = lane.db.table(table_id)
-            assert now is not None and now.thread_id is not None
+            if now is None or now.thread_id is None:
+                return None
             choice = best_choice(fake, now.thread_id, alice, now.version)
             return (now, choice) if choice is not None and choice[2] else None
 
@@ -58,6 +53,12 @@ async def test_a_move_click_cut_by_sigkill_after_its_ack_is_answered_after_the_r
         said = await fake.wait_for(answer, 15, "the answer to the cut-short click")
         assert "Not played" in said and "Press it again" in said, said
         assert lane.db._query("SELECT COUNT(*) FROM pending_clicks", ())[0][0] == 0
+        # Pressed again, as told: the move is played.
+        _, (msg, item, final) = await fake.wait_for(found, 20, "the move again")
+        await fake.wait_answered(await press_item(fake, msg, item, alice, random.Random(1), final))
+        await fake.wait_for(
+            lambda: any(a.source == "human" for a in lane.db.actions(table_id)), 15, "the move stored"
+        )
         assert lane.bot is not None
         assert interaction.token not in lane.bot.output(), "an interaction token was logged"
     finally:
