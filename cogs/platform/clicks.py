@@ -31,7 +31,7 @@ JOURNAL_WAIT = 1.0
 ANSWER_MARGIN = 30.0
 """Seconds before the end of Discord's window when an owed answer is no longer tried."""
 NOT_PLAYED = "Not played: Meeple restarted before your move was saved. Press it again."
-NOT_DONE = "Meeple restarted before it finished your click. If the board did not change, press it again."
+NOT_DONE = "Meeple restarted before it finished your click. If nothing changed, press it again."
 
 
 def plays_a_move(ref: Ref, values: Sequence[str]) -> bool:
