@@ -43,21 +43,25 @@ def plays_a_move(ref: Ref, values: Sequence[str]) -> bool:
 
 @contextlib.asynccontextmanager
 async def journalled(
-    interaction: discord.Interaction[Any], ref: Ref | None, values: Sequence[str]
+    interaction: discord.Interaction[Any], ref: Ref | None, values: Sequence[str], *, other: bool = False
 ) -> AsyncIterator[PendingClick | None]:
-    """Keep the click in the journal while it is handled (see the module docstring)."""
+    """Keep the click in the journal while it is handled (see the module docstring).
+
+    `ref` is the parsed table component (None: malformed, answered at once, not journalled);
+    `other` journals a component of another kind (a leaderboard page), which plays no move.
+    """
     service = getattr(interaction.client, "tables", None)
-    if ref is None or service is None or service.closed:
+    if (ref is None and not other) or service is None or service.closed:
         yield None
         return
     store: Store = service.store
-    table_id = ref.table
+    table_id = ref.table if ref is not None else None
     click: PendingClick | None = PendingClick(
         interaction.id,
         interaction.application_id,
         interaction.token,
         table_id,
-        plays_a_move(ref, values),
+        ref is not None and plays_a_move(ref, values),
         time.time(),  # Discord's window runs on real time, whatever clock the tables keep
     )
     assert click is not None

@@ -72,7 +72,8 @@ class MeepleComponent(
         values = [str(v) for v in raw] if isinstance(raw, list) else []
         route = _routes.get(custom_id[len(PREFIX) :].partition(":")[0])
         if route is not None:
-            await route(interaction, custom_id, values)
+            async with clicks.journalled(interaction, None, values, other=True):
+                await route(interaction, custom_id, values)
             return
         handler = _handler.get("handler")
         if handler is None:
