@@ -75,6 +75,8 @@ class Upkeep(commands.Cog):
                 await self.tidy()
                 await self.check_boards()
             except Exception:
+                if self.service.closed:
+                    return  # stopping: the store went away under the round
                 log.exception("upkeep round failed; trying again later")
             wait = self.service.pause(self.interval)
             if not await self.service.idle_wait(wait, "upkeep: waiting for the next round"):
