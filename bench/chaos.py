@@ -2,7 +2,7 @@
 posted or edited, while clicks are answered, at random) over full games, restarted, played on.
 
 Usage: .venv/bin/python bench/chaos.py [--kills 100] [--per-game 4] [--lanes 2] [--seed 1]
-                                       [--minutes 60]
+                                       [--minutes 60] [--only acked,post]
 
 Each lane is its own fake Discord (127.0.0.1) and bot.py; games cycle through every game on
 Discord. Prints: games finished, moves lost, moves doubled, boards behind the stored version
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.chaos import Figures, GameRun, plan_kinds  # noqa: E402
+from tests.e2e.chaos import KILL_KINDS, Figures, GameRun, plan_kinds  # noqa: E402
 from tests.e2e.lane import Lane, games_on_discord  # noqa: E402
 
 
@@ -42,7 +42,7 @@ async def lane_run(number: int, args: argparse.Namespace, quota: list[int], stop
                 quota[0] -= count
                 rng = random.Random(f"{args.seed}:{index}")
                 spec = games[index % len(games)]
-                kinds = plan_kinds(rng, count)
+                kinds = plan_kinds(rng, count, args.only)
                 label = f"seed={args.seed} game={index}"
                 print(f"{label} {spec.game}: kills {kinds}", flush=True)
                 run = GameRun(lane, spec, kinds, rng, label, lambda line: print(line, flush=True))
@@ -86,7 +86,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=60, help="stop starting games after this")
     parser.add_argument("--game-limit", type=float, default=300, help="seconds one game may take")
+    parser.add_argument(
+        "--only",
+        type=lambda text: tuple(text.split(",")),
+        default=KILL_KINDS,
+        help=f"kill only at these instants, comma-separated (of {', '.join(KILL_KINDS)})",
+    )
     args = parser.parse_args()
+    unknown = set(args.only) - set(KILL_KINDS)
+    if unknown:
+        parser.error(f"unknown kill instants: {', '.join(sorted(unknown))}")
     started = time.monotonic()
     figures = asyncio.run(run(args))
     print(f"\n== chaos: {time.monotonic() - started:.0f} s, {args.lanes} lane(s), seed {args.seed} ==")

@@ -45,7 +45,10 @@ UNKNOWN_COMMAND = (
     " Restart the app (or press Ctrl+R) to get the current commands."
 )
 WATCHER = "You are not playing at this table, but you are welcome to watch."
-PLAYED_NOT_SHOWN = "Your move was played, but I could not update the board: use /game show to see it."
+PLAYED_NOT_SHOWN = (
+    "Your move was played and saved. Discord did not take the new board just now;"
+    " I keep trying, and it appears here by itself."
+)
 
 
 class BadButton(TableError):

@@ -223,6 +223,9 @@ class Standings(commands.Cog):
             await interaction.response.send_message("That button is not one I know.", ephemeral=True)
             return
         await interaction.response.defer()
+        if not await views.on_its_message(interaction):
+            await interaction.followup.send(views.NOT_ON_MESSAGE, ephemeral=True)
+            return
         try:
             embed, view = await self._page(interaction, ref.game, ref.page)
             await interaction.edit_original_response(embed=embed, view=view)

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.platform import threads
+from cogs.platform import clicks, threads
 from cogs.platform.lobby import lobby_message
 from tables.chores import ARCHIVE_AFTER, ChoreKind, Chores
 from tables.errors import LobbyClosed, NoSuchTable, TableError
@@ -26,24 +26,38 @@ class Upkeep(commands.Cog):
     """Chores on a clock that survives restarts (tables/chores.py), run every `interval` seconds."""
 
     interval = 300.0
+    boards_per_round = 20
+    """Boards looked at per round for a moderator's deletion (one request each): a bound on the
+    requests, whatever the number of games; the reminders look at theirs in any case."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.service: TableService = bot.tables
         self.chores = Chores(self.service)
         self._task: asyncio.Task[None] | None = None
+        self._answering: asyncio.Task[int] | None = None
+        self._board_cursor = 0
+        """The last game whose board a round looked at."""
 
     async def cog_load(self) -> None:
-        """Arm the archive clock of every game that ends from now on; start the rounds when ready."""
+        """Arm the archive clock of every game that ends from now on; start the rounds when ready;
+        answer the clicks the last process acknowledged and never finished."""
         self.service.subscribe(self.table_changed)
+        # Read now, before this process can take a click: every row is the last process's.
+        owed = await clicks.owed(self.service.store)
+        if owed:
+            self._answering = asyncio.create_task(
+                clicks.answer_owed(self.bot, self.service.store, owed), name="meeple-owed-clicks"
+            )
         if self.bot.is_ready():
             self.start()
 
     async def cog_unload(self) -> None:
         """Stop the rounds."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        for task in (self._task, self._answering):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -59,7 +73,10 @@ class Upkeep(commands.Cog):
         while not self.service.closed:
             try:
                 await self.tidy()
+                await self.check_boards()
             except Exception:
+                if self.service.closed:
+                    return  # stopping: the store went away under the round
                 log.exception("upkeep round failed; trying again later")
             wait = self.service.pause(self.interval)
             if not await self.service.idle_wait(wait, "upkeep: waiting for the next round"):
@@ -80,6 +97,30 @@ class Upkeep(commands.Cog):
         games = self.bot.get_cog("Games")
         if table is not None and table.status is TableStatus.PLAYING and games is not None:
             await threads.end_for_lost_thread(games.presenter, table)
+
+    async def check_boards(self) -> int:
+        """Look at the next `boards_per_round` boards of games in play (in turn, round after round);
+        post again any a moderator deleted. Return how many were posted again."""
+        games = self.bot.get_cog("Games")
+        if games is None:
+            return 0
+        boards = await self.service.boards_in_play(self._board_cursor, self.boards_per_round)
+        if len(boards) < self.boards_per_round and self._board_cursor:
+            # The end of the list: go on from the first game.
+            boards += await self.service.boards_in_play(0, self.boards_per_round - len(boards))
+        restored = 0
+        for table_id, thread_id, message_id in dict.fromkeys(boards):
+            self._board_cursor = table_id
+            try:
+                if not await threads.message_deleted(games.presenter, thread_id, message_id):
+                    continue
+                # Only now is the game loaded (the rounds must not load every game in play).
+                table = await self.service.get(table_id)
+                now = await threads.board_restored(games.presenter, table)
+                restored += now.board_message_id != table.board_message_id
+            except (TableError, discord.HTTPException) as exc:
+                log.info("table %s: board not checked: %s", table_id, exc)
+        return restored
 
     async def tidy(self, now: float | None = None) -> int:
         """Do every chore due at `now` (default: the service clock); return how many were done."""

@@ -269,6 +269,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, user_id)
     );
     """,
+    # 13: the journal of acknowledged clicks not yet done (tables/clicks.py): a row per click,
+    # deleted with the move it stores or after its answer; a restart answers what is left.
+    """
+    CREATE TABLE IF NOT EXISTS pending_clicks (
+        id INTEGER PRIMARY KEY,
+        application_id INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        table_id INTEGER,
+        move INTEGER NOT NULL,
+        created_at REAL NOT NULL
+    );
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -616,6 +616,10 @@ class TableService:
         """Ids of the games whose board on Discord is not known to show the stored game."""
         return await self.store.boards_behind()
 
+    async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
+        """(id, thread, board message) of games in play, by id from `after` (read, not loaded)."""
+        return await self.store.boards_in_play(after, limit)
+
     # -- queries -------------------------------------------------------------
 
     async def get(self, table_id: int) -> Table:

@@ -19,7 +19,7 @@ from engine.codec import JSON
 from engine.core import Action, Event
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
-from tables import ratings, results
+from tables import clicks, ratings, results
 from tables.database import check_folder_writable, damaged, is_lasting, open_error, prepare_folder
 from tables.errors import DatabaseProblem, StoreOpenError, StorePaused, StoreUnavailable, TableError
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -333,12 +333,20 @@ class Store:
         db = cast(Any, self._db)
         return cast(_T, await db._execute(fn, db._conn, *args))
 
-    async def _write(self, unit: Callable[[sqlite3.Connection], _T], *, one_statement: bool = False) -> _T:
+    async def _write(
+        self,
+        unit: Callable[[sqlite3.Connection], _T],
+        *,
+        one_statement: bool = False,
+        bookkeeping: bool = False,
+    ) -> _T:
         """Run `unit` inside BEGIN IMMEDIATE ... COMMIT in one trip to the database thread.
 
         Rolled back on any error; database errors become StoreUnavailable. While another
         process holds the write lock, the retry waits here with the connection lock released.
         A unit of `one_statement` runs without BEGIN and COMMIT: SQLite makes it a transaction.
+        A `bookkeeping` write (the click journal's tiny rows) does not tell that a lasting fault
+        is over: only a game's write does.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.busy_wait
@@ -354,7 +362,8 @@ class Store:
             except sqlite3.Error as exc:
                 raise self._failure(exc) from exc
             else:
-                self._recovered()
+                if not bookkeeping:
+                    self._recovered()
                 return result
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.1)
@@ -440,6 +449,11 @@ class Store:
         """
         if snapshot is None and new.state is not None:
             snapshot = new.rules.encode(new.state)
+        click = clicks.current.get()
+        if click is not None and (click.closed or click.table_id != old.id):
+            click = None
+        if not any(entry.source == "human" for entry in append):
+            click = None  # only a person's move is the click's outcome (not a bot's, nor a lobby change)
         plan = _SavePlan(
             table_id=old.id,
             table_row=(
@@ -482,11 +496,14 @@ class Store:
             deadlines=new.deadlines if new.deadlines != old.deadlines else None,
             barred=new.barred if new.barred != old.barred else None,
             saved=(old, new) if old.status is not new.status else None,
+            click=None if click is None else click.id,
         )
         try:
             await self._write(lambda conn: self._apply_save(conn, plan))
         except _Stale:
             return False
+        if click is not None:
+            click.closed = True
         return True
 
     def _apply_save(self, conn: sqlite3.Connection, plan: _SavePlan) -> None:
@@ -543,6 +560,9 @@ class Store:
             conn.execute(
                 "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)", (table_id, plan.salt)
             )
+        if plan.click is not None:
+            # The click that made this move is done with it: a crash can no longer leave it unanswered.
+            conn.execute("DELETE FROM pending_clicks WHERE id = ?", (plan.click,))
 
     # Each statement lets go of the interpreter lock while SQLite runs it, and the database
     # thread must win the lock back from the drawing and bot threads: few statements, then,
@@ -589,6 +609,44 @@ class Store:
 
         await self._write(unit, one_statement=True)
 
+    # -- the journal of acknowledged clicks (tables/clicks.py) -----------------------
+
+    async def journal_click(self, click: clicks.PendingClick) -> None:
+        """Store an acknowledged click until it is done (one statement)."""
+        row = (click.id, click.application_id, click.token, click.table_id, int(click.move), click.created_at)
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT OR REPLACE INTO pending_clicks"
+                " (id, application_id, token, table_id, move, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                row,
+            )
+
+        await self._write(unit, one_statement=True, bookkeeping=True)
+
+    async def close_click(self, click_id: int) -> None:
+        """Forget a journalled click: it was answered, or it can no longer be."""
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM pending_clicks WHERE id = ?", (click_id,))
+
+        await self._write(unit, one_statement=True, bookkeeping=True)
+
+    async def journalled_clicks(self) -> list[clicks.PendingClick]:
+        """Every click acknowledged and not done, oldest first."""
+        rows = await self._read(
+            _fetch_all,
+            "SELECT id, application_id, token, table_id, move, created_at FROM pending_clicks"
+            " ORDER BY created_at, id",
+            (),
+        )
+        return [
+            clicks.PendingClick(
+                int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else int(r[3]), bool(r[4]), float(r[5])
+            )
+            for r in rows
+        ]
+
     async def unmark_bot_to_move(self, table: Table) -> None:
         """Clear the start-up mark of a game that, as saved, waits on nobody but people."""
         row = (table.id, table.version, table.revision)
@@ -606,6 +664,16 @@ class Store:
         """Ids of the games (in play or just finished) whose board is not known to be up to date."""
         rows = await self._read(_fetch_all, f"SELECT id FROM tables WHERE {_BEHIND} ORDER BY id", ())
         return [int(row[0]) for row in rows]
+
+    async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
+        """(id, thread, board message) of the games in play with a board message, by id above `after`."""
+        rows = await self._read(
+            _fetch_all,
+            "SELECT id, thread_id, board_message_id FROM tables WHERE status = 'playing'"
+            " AND thread_id IS NOT NULL AND board_message_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
 
     async def bot_to_move(self) -> list[int]:
         """Ids of the games in play where a bot or a standing answer may move (as of their last save)."""
@@ -920,6 +988,8 @@ class _SavePlan:
     barred: Sequence[tuple[int, str]] | None
     saved: tuple[Table, Table] | None = None
     """(old, new) when the save changes the table's status: results may follow (tables/results.py)."""
+    click: int | None = None
+    """The journalled click (tables/clicks.py) this move closes: its row goes in the same transaction."""
 
 
 class _Busy(Exception):

@@ -19,6 +19,7 @@ from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, S
 from cogs.platform.views import build_view
 from engine.core import DEFAULT_LEVEL, OptionSpec, Scalar, level_name
 from engine.games import get_rules
+from engine.words import count
 from tables.errors import TableError
 from tables.models import Table, TableStatus
 from tables.paces import DEFAULT_PACE, PACE_HELP, PaceName, timing_for
@@ -123,7 +124,7 @@ def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
     ]
     open_table.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     described = app_commands.describe(pace=PACE_HELP, **{spec.short: option_help(spec) for spec in offered})
-    players = f"{rules.min_players}-{rules.max_players} players"
+    players = f"{rules.min_players}-{count(rules.max_players, 'player', 'players')}"
     return app_commands.Command(
         name=ui.game_id,
         description=f"Open a {ui.title} table ({players}) in this channel",

@@ -6,7 +6,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -487,6 +487,9 @@ class Presenter:
 
     async def notice(self, notice: Notice) -> None:
         """Reminders ping the player in the thread; other notices are told to everyone."""
+        if notice.kind in (NoticeKind.REMINDER, NoticeKind.TURN):
+            # A player told of their move must find a board to play on, and the link must lead there.
+            notice = replace(notice, table=await threads.board_restored(self, notice.table))
         if await self.notify.handles(notice):
             return
         by_dm = await self.notify.remind_by_dm(notice)

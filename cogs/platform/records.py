@@ -136,6 +136,8 @@ async def show_history(
     """Send (or, from a page button, edit to) one page of the history, privately."""
     if interaction.guild_id is None:
         raise TableError("The history is kept per server: use the command in a server.")
+    if edit and not await views.on_its_message(interaction):
+        raise TableError(views.NOT_ON_MESSAGE)
     content, rows = await history_page(service, interaction.guild_id, page)
     view = views.build_view(rows) if rows else None
     if edit:
@@ -247,5 +249,7 @@ async def step(
     interaction: discord.Interaction[Any], service: TableService, drawing: DrawingPool, ref: ReplayRef
 ) -> None:
     """A replay button: show the chosen turn in place."""
+    if not await views.on_its_message(interaction):
+        raise TableError(views.NOT_ON_MESSAGE)
     table = await table_in_guild(service, ref.table, interaction.guild_id)
     await show_turn(interaction, service, table, drawing, ref.turn)

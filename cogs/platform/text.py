@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 from cogs.games.base import GameUI
@@ -35,18 +36,32 @@ MARKDOWN_MARKS = ("\\", "*", "_", "~", "`", "|", ">", "<", "#", "[", "]", ":")
 """Characters Discord's markdown gives a meaning to (`<` opens mentions, `[` masked links)."""
 
 
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Marks and embeddings, overrides and isolates of the bidirectional algorithm: a name that holds
+one could reverse or reorder the text around it. Dropped, as the boards drop them (renderers.text)."""
+FSI, PDI = "\u2068", "\u2069"
+"""First strong isolate ... pop directional isolate: a right-to-left name stays inside them."""
+
+
 def one_line(name: str) -> str:
-    """A name on one line: line breaks (any kind) become spaces, so a name cannot start a new line."""
-    return " ".join(name.splitlines()) if name else name
+    """A name on one line, without bidi controls: line breaks become spaces, so a name cannot
+    start a new line, and no override in it can reorder what follows."""
+    if not name:
+        return name
+    return "".join(char for char in " ".join(name.splitlines()) if char not in BIDI_CONTROLS)
 
 
 def discord_escape(text: str) -> str:
-    """A user-chosen name as typed in message text: on one line, markdown and mentions neutralised."""
+    """A user-chosen name as typed in message text: on one line, markdown and mentions neutralised,
+    and isolated when it is written right to left (so the caption around it keeps its order)."""
     text = one_line(text)
     for mark in MARKDOWN_MARKS:
         text = text.replace(mark, "\\" + mark)
     # A zero-width space after @ keeps @everyone, @here and <@id> from being mentions.
-    return text.replace("@", "@\u200b")
+    text = text.replace("@", "@\u200b")
+    if any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
+        text = FSI + text + PDI
+    return text
 
 
 def names_of(table: Table) -> list[str]:

@@ -16,6 +16,8 @@ TOO_MANY_THREADS = 160006
 """Discord's error code: the server has reached its limit of active threads."""
 THREAD_ARCHIVED = 50083
 """Discord's error code: the thread is archived (no message may be sent or edited in it)."""
+UNKNOWN_MESSAGE = 10008
+"""Discord's error code: the message does not exist (a moderator deleted it)."""
 
 
 async def reopen(thread: Any) -> None:
@@ -81,6 +83,43 @@ async def end_for_lost_thread(presenter: Any, table: Table) -> bool:
     except discord.HTTPException as exc:
         log.info("table %s: could not say that its thread is gone: %s", table.id, exc)
     return True
+
+
+async def board_deleted(presenter: Any, table: Table) -> bool:
+    """Whether the game's current board message is gone from its thread (Discord: Unknown Message).
+
+    The bot hears of no deletion (that event needs the guild messages intent, which Meeple does
+    not ask for), so it looks: at a reminder, a held turn ping, and the upkeep's board rounds.
+    """
+    if table.status is not TableStatus.PLAYING or table.thread_id is None or table.board_message_id is None:
+        return False
+    if table.board_posting is not None:
+        return False  # a post under way: the board keeper mends it
+    return await message_deleted(presenter, table.thread_id, table.board_message_id)
+
+
+async def message_deleted(presenter: Any, thread_id: int, message_id: int) -> bool:
+    """Whether Discord says the message is gone from the thread (one request; False when unsure)."""
+    thread = await presenter.channel(thread_id)
+    if thread is None:
+        return False  # the thread itself is gone: that ends the game elsewhere
+    try:
+        await thread.fetch_message(message_id)
+    except discord.NotFound as exc:
+        return exc.code == UNKNOWN_MESSAGE
+    except discord.HTTPException as exc:
+        log.info("thread %s: could not look at message %s: %s", thread_id, message_id, exc)
+    return False
+
+
+async def board_restored(presenter: Any, table: Table) -> Table:
+    """The table, its board posted again first if a moderator deleted it (so links point at a board)."""
+    if not await board_deleted(presenter, table):
+        return table
+    log.info("table %s: its board message %s was deleted; posting it again", table.id, table.board_message_id)
+    await presenter.repost(table)
+    restored: Table = await presenter.service.get(table.id)
+    return restored
 
 
 def too_many_threads(after: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -9,8 +10,11 @@ from typing import Any
 import discord
 
 from cogs.games.base import Tone
+from cogs.platform import clicks
 from cogs.platform.ids import PREFIX, Ref, parse
 from cogs.platform.layout import ButtonSpec, Row, SelectSpec
+
+log = logging.getLogger("meeple.cogs.views")
 
 STYLES = {
     Tone.NORMAL: discord.ButtonStyle.secondary,
@@ -68,7 +72,8 @@ class MeepleComponent(
         values = [str(v) for v in raw] if isinstance(raw, list) else []
         route = _routes.get(custom_id[len(PREFIX) :].partition(":")[0])
         if route is not None:
-            await route(interaction, custom_id, values)
+            async with clicks.journalled(interaction, None, values, other=True):
+                await route(interaction, custom_id, values)
             return
         handler = _handler.get("handler")
         if handler is None:
@@ -76,7 +81,49 @@ class MeepleComponent(
                 "Meeple is restarting; try again in a moment.", ephemeral=True
             )
             return
-        await handler(interaction, parse(custom_id), values)
+        ref = parse(custom_id)
+        # Journalled before the handler acknowledges it: a restart in between still answers it.
+        async with clicks.journalled(interaction, ref, values):
+            await handler(interaction, ref, values)
+
+
+NOT_ON_MESSAGE = "That button is not on this message, so it changes nothing here."
+"""The answer to a click whose component is not on the message it would edit."""
+
+
+def custom_ids(message: discord.Message | discord.InteractionMessage) -> set[str]:
+    """The custom_ids of a message's buttons and selects."""
+    found: set[str] = set()
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id:
+                found.add(str(custom_id))
+    return found
+
+
+async def on_its_message(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked component is on the message a deferred click would edit, as Discord holds it.
+
+    The message sent with a click can say anything its sender wants; what an edit of the
+    original response changes is the message Discord holds. So the handlers that edit that
+    message whatever it is (vote counts, history, replay and leaderboard pages) look it up
+    first (one request; only those clicks pay it).
+    """
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    message = interaction.message
+    if not custom_id or message is None or custom_id not in custom_ids(message):
+        return False
+    try:
+        held = await interaction.original_response()
+    except discord.NotFound:
+        return False
+    except discord.HTTPException as exc:
+        # Discord failing is not the click's fault: go by the message the click came with.
+        log.info("could not look up the message of a click (%s); trusting the click", exc.status)
+        return True
+    return custom_id in custom_ids(held)
 
 
 def button(spec: ButtonSpec) -> discord.ui.Button[Any]:

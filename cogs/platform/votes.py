@@ -10,7 +10,7 @@ from cogs.games.base import Tone
 from cogs.platform import text
 from cogs.platform.ids import VoteRef
 from cogs.platform.layout import ButtonSpec
-from cogs.platform.views import build_view
+from cogs.platform.views import NOT_ON_MESSAGE, build_view, on_its_message
 from engine.words import count
 from tables.models import Table
 from tables.service import TableService
@@ -51,6 +51,9 @@ def _with_line(content: str, line: str) -> str:
 
 async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> None:
     """Count a vote from the reminder's button and show the count on the reminder."""
+    if not await on_its_message(interaction):
+        await interaction.followup.send(NOT_ON_MESSAGE, ephemeral=True)
+        return
     service: TableService = interaction.client.tables
     table = await service.get(ref.table)
     message = interaction.message

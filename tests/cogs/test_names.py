@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 
@@ -109,3 +110,50 @@ def test_a_mention_in_a_name_is_not_a_mention() -> None:
     # Discord's mention syntax (users, roles, channels, timestamps) and the two broadcasts.
     assert not re.search(r"<(@[!&]?|#|t:)\d+", message_text)
     assert not re.search(r"@(everyone|here)", message_text)
+
+
+OVERRIDES = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066\u2067]")
+"""Bidi controls a name could carry into a caption (FSI and PDI are Meeple's own isolation)."""
+BIDI_NAMES = {
+    "alice": "Ann\u202eevil",  # a right-to-left override: the caption after it would read backwards
+    "bob": "\u05d3\u05d5\u05d3 42",  # Hebrew: a right-to-left name, isolated from the caption around it
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Ann\u202eevil", "Annevil"),
+        ("\u202bx\u202c\u2066y\u2069\u200f", "xy"),
+        ("\u05d3\u05d5\u05d3 42", "\u2068\u05d3\u05d5\u05d3 42\u2069"),
+        ("\u0633\u0627\u0631\u0629\u202e", "\u2068\u0633\u0627\u0631\u0629\u2069"),
+        ("plain", "plain"),
+    ],
+)
+def test_a_name_loses_its_bidi_controls_and_a_right_to_left_one_is_isolated(name: str, shown: str) -> None:
+    assert discord_escape(name) == shown
+    assert not OVERRIDES.search(one_line(name)) and "\u2068" not in one_line(name)
+
+
+async def test_no_bidi_override_of_a_name_reaches_any_message_of_a_game(world: Harness) -> None:
+    for attribute, name in BIDI_NAMES.items():
+        user = world.env.create_user(f"{attribute}-bidi", global_name=name)
+        setattr(world, attribute, world.guild.add_member(user))
+    lobby = await open_table(world)
+    await world.bob.click(lobby_now(world, lobby), label="Join")
+    await world.alice.click(lobby_now(world, lobby), label="Start")
+    assert await world.bot.tables.run_due(time.time() + 13 * 3600) >= 1  # a reminder names the player
+    await world.idle()
+    assert "your turn" in world.board().content
+    games: Any = world.bot.get_cog("Games")
+    await games.presenter.repost(await table_of(world))  # the board last again, for the players
+    assert await play_greedily(world, moves=10_000) > 0
+    messages = [*world.thread().history(), lobby_now(world, lobby)]
+    contents = [m.content for m in messages]
+    labels = [c.label or "" for m in messages for row in m.components for c in getattr(row, "children", [])]
+    for content in [*contents, *labels]:
+        assert not OVERRIDES.search(content), ascii(content)
+        assert content.count("\u2068") == content.count("\u2069"), ascii(content)
+    everything = "\n".join(contents)
+    assert "Annevil" in everything
+    assert "\u2068\u05d3\u05d5\u05d3 42\u2069" in everything, "the right-to-left name is isolated"

@@ -30,7 +30,18 @@ from tests.e2e.lane import (
     press_item,
     quiet_version,
 )
-from tests.fakediscord.faults import Hold
+from tests.fakediscord import Interaction
+from tests.fakediscord.faults import AckHold, Hold
+
+
+def plays_a_move(interaction: Interaction) -> bool:
+    """Whether a click is a final choice (a move button, or a select's move option)."""
+    data = interaction.data
+    custom_id = str(data.get("custom_id", ""))
+    values = [str(v) for v in data.get("values") or []]
+    picked = custom_id.startswith("mp:pick:") and len(values) == 1 and values[0].startswith("a")
+    return custom_id.startswith("mp:act:") or picked
+
 
 KILL_KINDS = (
     "start-click",  # a random instant right after Start is pressed
@@ -41,6 +52,7 @@ KILL_KINDS = (
     "post",  # while Discord holds a new board message
     "edit",  # while Discord holds an edit (a board within a turn, or the old board's buttons)
     "answer",  # while Discord holds an interaction answer
+    "acked",  # a move click acknowledged on Discord's side, before the bot hears so (or stores it)
     "random",  # a random instant of play
 )
 """Where a kill lands. Every "while Discord holds" request is let through after the kill, as
@@ -68,6 +80,12 @@ class Figures:
     behind: int = 0
     duplicates: int = 0
     unanswered: int = 0
+    cut: int = 0
+    """Move clicks acknowledged and then cut short by a kill ("acked")."""
+    cut_answered: int = 0
+    """Of those, answered after the restart (within CATCH_UP_LIMIT s, a guard against a hang)."""
+    cut_applied: int = 0
+    """Of those, applied after all (a person's move stored for the click)."""
     clicks: int = 0
     moves: int = 0
     catch_up: float = 0.0
@@ -76,7 +94,19 @@ class Figures:
 
     def add(self, other: Figures) -> None:
         """Add another run's figures to these."""
-        for name in ("games", "finished", "kills", "lost", "doubled", "behind", "duplicates", "unanswered"):
+        for name in (
+            "games",
+            "finished",
+            "kills",
+            "lost",
+            "doubled",
+            "behind",
+            "duplicates",
+            "unanswered",
+            "cut",
+            "cut_answered",
+            "cut_applied",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.clicks += other.clicks
         self.moves += other.moves
@@ -95,6 +125,9 @@ class Figures:
                 f" (slowest catch-up {self.catch_up:.1f} s)",
                 f"live duplicate boards: {self.duplicates}",
                 f"clicks never answered while the bot ran: {self.unanswered}",
+                f"move clicks acknowledged then killed: {self.cut}, answered after the restart"
+                f" {self.cut_answered}, applied {self.cut_applied},"
+                f" dropped without a word {self.cut - self.cut_answered - self.cut_applied}",
             ]
         )
 
@@ -107,6 +140,7 @@ class Figures:
             and self.doubled == 0
             and self.behind == 0
             and self.duplicates == 0
+            and self.cut_answered + self.cut_applied == self.cut
         )
 
 
@@ -116,7 +150,7 @@ class _Kill:
 
     kind: str
     after_clicks: int
-    hold: Hold | None = None
+    hold: Hold | AckHold | None = None
     timer_at: float | None = None
 
 
@@ -310,6 +344,8 @@ class GameRun:
             )
         elif kill.kind == "answer":
             kill.hold = self.fake.hold("POST", r"^/interactions/\d+/[^/]+/callback$")
+        elif kill.kind == "acked":
+            kill.hold = self.fake.hold_after_ack(plays_a_move)
         self.say(f"{self.label}: next kill at {kill.kind}")
         if kill.hold is not None:
             await self._play_until(lambda: kill.hold is not None and kill.hold.arrived.is_set(), 30)
@@ -358,7 +394,7 @@ class GameRun:
 
         await self._play_until(stored, 30)
 
-    async def _wait_hold(self, hold: Hold, limit: float) -> None:
+    async def _wait_hold(self, hold: Hold | AckHold, limit: float) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(hold.arrived.wait(), limit)
         if not hold.arrived.is_set():
@@ -377,6 +413,8 @@ class GameRun:
         self.say(f"{self.label} {self.spec.game}: killed at {kill.kind}; restarting")
         await self.lane.start_bot()
         ready = time.monotonic()
+        if isinstance(kill.hold, AckHold) and kill.hold.held:
+            await self._check_cut(kill.hold.held[0], ready)
         row = await self._caught_up(ready + CATCH_UP_LIMIT)
         self.figures.catch_up = max(self.figures.catch_up, time.monotonic() - ready)
         check = check_board(self.fake, row)
@@ -402,6 +440,40 @@ class GameRun:
             # A bot seat may have moved meanwhile: look again until version and record agree.
             if db.table(self.table_id) == row or time.monotonic() >= deadline:
                 return db.table(self.table_id)
+
+    async def _check_cut(self, interaction_id: int, ready: float) -> None:
+        """A move click acknowledged, then killed: it must be answered or applied after the restart."""
+        self.figures.cut += 1
+        interaction = self.fake.interactions[interaction_id]
+        users = self.lane.db.seat_users(self.table_id)
+        known = set(self.seen)
+
+        def answered() -> bool:
+            return any(
+                (m := self.fake.messages.get(mid)) is not None
+                and m.ephemeral_to == interaction.user.id
+                and "press it again" in m.text().lower()
+                for mid in interaction.followups
+            )
+
+        def applied() -> bool:
+            return any(
+                a.seq not in known and a.source == "human" and users.get(a.seat) == interaction.user.id
+                for a in self.lane.db.actions(self.table_id)
+            )
+
+        with contextlib.suppress(TimeoutError):
+            await self.fake.wait_for(
+                lambda: answered() or applied(),
+                max(0.1, ready + CATCH_UP_LIMIT - time.monotonic()),
+                "the cut-short click's answer",
+            )
+        if answered():
+            self.figures.cut_answered += 1
+        elif applied():
+            self.figures.cut_applied += 1
+        else:
+            self.fail("a move click acknowledged before the kill was neither answered nor applied")
 
     # -- the end ------------------------------------------------------------------------
 
@@ -464,9 +536,10 @@ class GameRun:
             previous[action.seat] = action.version
 
 
-def plan_kinds(rng: random.Random, count: int) -> list[str]:
-    """`count` kill kinds for one game: at most one at Start (it comes first), the rest during play."""
-    kinds = [rng.choice(KILL_KINDS) for _ in range(count)]
+def plan_kinds(rng: random.Random, count: int, among: tuple[str, ...] = KILL_KINDS) -> list[str]:
+    """`count` kill kinds (drawn from `among`) for one game: at most one at Start (it comes first),
+    the rest during play."""
+    kinds = [rng.choice(among) for _ in range(count)]
     start = next((k for k in kinds if k.startswith("start")), None)
     rest = [k for k in kinds if not k.startswith("start")]
     rest += ["random"] * (count - len(rest) - (start is not None))

@@ -1,5 +1,6 @@
-"""Chaos in CI: every game on Discord, bot.py killed at Start, at a stored move and while a board
-is posted or edited, restarted, played to the end; nothing lost, doubled, behind or duplicated."""
+"""Chaos in CI: every game on Discord, bot.py killed at Start, at a stored move, while a board is
+posted or edited, and once a move click is acknowledged (before it is stored), restarted, played
+to the end; nothing lost, doubled, behind or duplicated, and the cut-short click answered."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ CI_KINDS = ("start-thread", "stored-human", "start-board", "post", "start-click"
 async def test_games_survive_sigkill_at_chosen_instants(tmp_path: Path) -> None:
     games = games_on_discord()
     assert {"tomatoes", "buttons"} <= {g.game for g in games}
-    plans = [(spec, [CI_KINDS[(2 * i + k) % len(CI_KINDS)] for k in (0, 1)]) for i, spec in enumerate(games)]
+    plans = [
+        (spec, [*(CI_KINDS[(2 * i + k) % len(CI_KINDS)] for k in (0, 1)), "acked"])
+        for i, spec in enumerate(games)
+    ]
     lane = Lane(tmp_path)
     await lane.open()
     try:
@@ -25,4 +29,5 @@ async def test_games_survive_sigkill_at_chosen_instants(tmp_path: Path) -> None:
     print(figures.summary(), *figures.failures, sep="\n")
     report = "\n".join([figures.summary(), *figures.failures])
     assert figures.goals_met and figures.failures == [], report
-    assert figures.kills == 2 * len(games), report
+    assert figures.kills == 3 * len(games), report
+    assert figures.cut == figures.cut_answered == len(games), report

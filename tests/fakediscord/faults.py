@@ -13,7 +13,9 @@ import json
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -107,5 +109,36 @@ class Hold:
 
     def release(self) -> None:
         """Let the held requests (and any later matching ones) through."""
+        self.times = 0
+        self.released.set()
+
+
+@dataclass(slots=True)
+class AckHold:
+    """Interaction callbacks `wants` takes are acknowledged, then their answer waits until released.
+
+    The bot's click is then acknowledged on Discord's side while the bot has not heard so yet:
+    the instant the bot's own next step (storing the move) has not happened.
+    """
+
+    wants: Callable[[Any], bool]
+    """Takes the fake's Interaction."""
+    times: int = 1
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    held: list[int] = field(default_factory=list)
+    """The ids of the interactions held so far."""
+
+    def takes(self, interaction: Any) -> bool:
+        """Whether this hold takes an acknowledged interaction (and counts it)."""
+        if self.times <= 0 or not self.wants(interaction):
+            return False
+        self.times -= 1
+        self.held.append(interaction.id)
+        self.arrived.set()
+        return True
+
+    def release(self) -> None:
+        """Let the held answers (and any later ones) through."""
         self.times = 0
         self.released.set()

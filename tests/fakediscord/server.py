@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
-from tests.fakediscord.faults import Fault, Hold, error_response
+from tests.fakediscord.faults import AckHold, Fault, Hold, error_response
 from tests.fakediscord.payloads import (
     EPHEMERAL,
     LOADING,
@@ -37,6 +37,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 API = "/api/v10"
 ACK_LIMIT = 3.0
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction's token takes follow-ups (Discord: 15 minutes; then 401, code 50027)."""
 # Discord's documented component and message limits; a payload over them gets 400 (50035).
 MAX_ROWS, MAX_ROW_BUTTONS, MAX_SELECT_OPTIONS = 5, 5, 25
 MAX_LABEL, MAX_CUSTOM_ID, MAX_CONTENT = 80, 100, 2000
@@ -91,6 +93,8 @@ class FakeDiscord:
         """Discord's limit of active (unarchived) threads per server; None: no limit."""
         self._faults: list[Fault] = []
         self._holds: list[Hold] = []
+        self._ack_holds: list[AckHold] = []
+        self.token_lifetime = TOKEN_LIFETIME
         self.identifies: list[dict[str, Any]] = []
         self.base_url = ""
         self._sockets: list[_GatewayConnection] = []
@@ -584,10 +588,19 @@ class FakeDiscord:
         self._holds.append(hold)
         return hold
 
+    def hold_after_ack(self, wants: Callable[[Interaction], bool], times: int = 1) -> AckHold:
+        """Acknowledge the next `times` interaction callbacks `wants` takes, then keep their answer
+        (the HTTP response to the bot) waiting until the hold is released."""
+        hold = AckHold(wants, times)
+        self._ack_holds.append(hold)
+        return hold
+
     def release_all(self) -> None:
         """Release every hold (a finished test must not leave requests waiting)."""
         for hold in self._holds:
             hold.release()
+        for ack_hold in self._ack_holds:
+            ack_hold.release()
 
     async def delete_channel(self, channel_id: int) -> None:
         """Delete a thread or channel as a moderator would: its messages go, later calls get 404."""
@@ -782,6 +795,10 @@ class FakeDiscord:
         }
         if resource is not None:
             answer["resource"] = resource
+        for hold in self._ack_holds:
+            if hold.takes(interaction):
+                await self._notify()
+                await hold.released.wait()
         return _json(answer)
 
     def _interaction_by_token(self, token: str) -> Interaction | None:
@@ -791,6 +808,9 @@ class FakeDiscord:
         interaction = self._interaction_by_token(request[PARAMS]["token"])
         if interaction is None or not interaction.acknowledged:
             return _error(404, 10015, "Unknown Webhook")
+        if time.monotonic() - interaction.created > self.token_lifetime:
+            interaction.errors.append(50027)
+            return _error(401, 50027, "Invalid Webhook Token")
         if interaction.channel_id not in self.channels:
             return _error(404, 10003, "Unknown Channel")
         record: Request = request[RECORD]

@@ -1,0 +1,37 @@
+"""The journal of acknowledged clicks: what a restart owes the people whose click it cut short.
+
+A click is journalled (one row) before the bot acknowledges it, and the row goes when the
+click is done: in the very transaction that stores the move it made (Store.save closes the
+click of the running task, see `current`), or right after the answer otherwise. A row found
+at start-up is a click the last process acknowledged and never finished: its player is
+answered through the interaction's webhook while Discord still accepts it (ANSWER_WINDOW),
+then the row is deleted. The token in a row is a secret while it lives: never logged.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass, field
+
+ANSWER_WINDOW = 15 * 60.0
+"""Seconds Discord accepts follow-up messages through an interaction's token."""
+
+
+@dataclass(slots=True)
+class PendingClick:
+    """One acknowledged click not yet done; `closed` once its row is gone."""
+
+    id: int
+    """The interaction's id."""
+    application_id: int
+    token: str = field(repr=False)
+    """The interaction's token: a secret for ANSWER_WINDOW, so kept out of repr and logs."""
+    table_id: int | None
+    move: bool
+    """Whether the click plays a move (its answer says "not played")."""
+    created_at: float
+    closed: bool = False
+
+
+current: contextvars.ContextVar[PendingClick | None] = contextvars.ContextVar("meeple_click", default=None)
+"""The click the running task handles; the save that stores a person's move deletes its row."""
