@@ -158,7 +158,7 @@ def test_a_database_with_many_damaged_cells_is_one_line(tmp_path: Path) -> None:
     db.write_bytes(bytes(data))
     code, out = run_bot(db, tmp_path)
     assert code == exit_code(DatabaseProblem.DAMAGED)
-    assert_one_line(out, str(db), "damaged", "out of range", "more problem(s)", "backup")
+    assert_one_line(out, str(db), "damaged", "out of range", "8 more problems", "backup")
 
 
 def test_a_database_from_a_newer_meeple(tmp_path: Path) -> None:
