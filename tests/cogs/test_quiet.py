@@ -153,3 +153,45 @@ def test_a_forced_rest_is_one_button_that_names_each_die() -> None:
                 shown += 1
             state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
     assert shown >= 3
+
+
+async def test_a_click_on_a_board_a_bots_move_replaced_is_played(world: Harness) -> None:
+    """Issue 33: the player's button was built before a bot answered its own decision (a gold
+    die, a star); the bot's move edited the board, so Discord sends the click with a custom_id
+    the message no longer holds. The click still offers what the player chose: it is played."""
+    from simcord.actors import _component_interaction
+
+    from tests.cogs.helpers import refs, user_of
+
+    table = await open_buttons(world, bot=True)
+    raced = 0
+    while table.status is TableStatus.PLAYING and raced < 2:
+        humans = [p for p in table.prompts if not table.is_bot(p.seat)]
+        built = {p.seat: table.seats[p.seat].prompt_version for p in humans}
+        late = next((p for p in humans if built[p.seat] < table.version), None)
+        board = world.board()
+        if late is None:
+            assert await play_greedily(world, moves=1) == 1
+            table = await table_of(world)
+            continue
+        action = table.rules.bot_action(table.state, late, "greedy")
+        old = ActRef(table.id, built[late.seat], late.seat, late.options.index(action))
+        if any(ref == old for ref, _, _ in refs(board)):
+            assert await play_greedily(world, moves=1) == 1  # the board was not edited meanwhile
+            table = await table_of(world)
+            continue
+        user = user_of(world, table.seats[late.seat].user_id)
+        stored = world.env.backend.get_message(board.channel.id, board.id)
+        click = {"custom_id": old.custom_id(), "component_type": 2}
+        result = await _component_interaction(user, stored, click)
+        await world.idle()
+        said = [f.content or "" for f in result.followups]
+        assert not any("out of date" in text for text in said), said
+        rows = await world.bot.tables.actions(table.id)
+        assert any(
+            r.seat == late.seat and r.action == action and r.version >= table.version and r.source == "human"
+            for r in rows
+        ), "the click was played"
+        raced += 1
+        table = await table_of(world)
+    assert raced == 2
