@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -195,3 +196,47 @@ async def test_a_click_on_a_board_a_bots_move_replaced_is_played(world: Harness)
         raced += 1
         table = await table_of(world)
     assert raced == 2
+
+
+async def test_a_buttons_game_is_at_most_one_message_per_roll_and_a_roll_uploads_no_image(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: a bot's turn has no board of its own, and a roll (said by the caption and the
+    cell buttons) keeps the board's image; the boards that follow a placement show it."""
+    draw_boards_as(monkeypatch, lambda table, seat: f"board {table.version}".encode())
+    uploads: list[tuple[str, int, bool]] = []  # (how, version shown, only bots awaited)
+    for name in ("_post", "_edit", "_finish"):
+        real = getattr(presenter.Presenter, name)
+
+        async def counted(
+            self: Any, table: Any, thread: Any, board: Any, *args: Any, _real: Any = real, _how: str = name
+        ) -> None:
+            await _real(self, table, thread, board, *args)
+            if board.png is not None:
+                movers = presenter.awaited_seats(table)
+                uploads.append((_how, table.version, bool(movers) and all(table.is_bot(s) for s in movers)))
+
+        monkeypatch.setattr(presenter.Presenter, name, counted)
+    table = await open_buttons(world, bot=True)
+    while table.status is TableStatus.PLAYING:
+        assert await play_greedily(world, moves=1) == 1
+        table = await table_of(world)
+    rows = await world.bot.tables.actions(table.id)
+    rolls = sum(1 for row in rows if row.action.kind == "roll")
+    messages = len(world.thread().history())
+    assert rolls >= 20 and messages <= rolls, f"{messages} messages for {rolls} rolls"
+    posted_for_bots = [v for how, v, bots in uploads if how == "_post" and bots and v > 0]
+    assert not posted_for_bots, f"boards posted while only a bot was awaited: {posted_for_bots}"
+    # Since the image before, only rolls were played (a bust takes buttons off: drawn again).
+    by_version = {row.version: row for row in rows}
+    after_roll = []
+    for (_, before, _), (how, version, _) in itertools.pairwise(uploads):
+        moves = [by_version[v] for v in range(before, version) if v in by_version]
+        if (
+            how == "_edit"
+            and moves
+            and all(m.action.kind == "roll" and "bust" not in {e.kind for e in m.events} for m in moves)
+        ):
+            after_roll.append(version)
+    assert not after_roll, f"images uploaded for rolls alone: {after_roll}"
+    assert len(uploads) <= messages + rolls // 2, f"{len(uploads)} uploads, {messages} messages"
