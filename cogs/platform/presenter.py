@@ -214,6 +214,8 @@ class Presenter:
         """Where board images are drawn: worker processes, started by `start_drawing`."""
         self._shown_keys: dict[int, object] = {}
         """Table -> GameUI.board_key of the image its board message carries (as far as this process knows)."""
+        self._turned: set[int] = set()
+        """Tables where a turn began since their board's image was drawn (a bot's, shown by an edit)."""
         self._moved_at: dict[tuple[int, int], float] = {}
         """(table, seat) -> when that seat's player last moved themselves (service clock)."""
         self.notify = Notifier(client, service, self.channel)
@@ -473,18 +475,25 @@ class Presenter:
                 await self._edit(table, thread, board, interaction)
             if png is not None:
                 self._shown_keys[table_id] = key
+                self._turned.discard(table_id)
+            elif began:
+                self._turned.add(table_id)
 
     def _redraws(self, table: Table, unseen: Sequence[_Step], key: object) -> bool:
         """Whether an edit within a turn uploads a new image: only when the board really changed.
 
         Kept: while bots alone are awaited (the board they hand over follows in seconds) or
-        nobody is (only optional decisions are open: the next turn's board follows them), after
+        nobody is (only optional decisions are open: the next turn's board follows them) unless
+        a turn began since the image (a bot's, which had no board of its own), after
         steps that logged nothing (a sub-decision: what it chose is in the caption and the
         buttons), and when the game's board_key of the view is the one already shown.
         """
         if not unseen or table.id not in self._shown_keys:
             return True  # what changed is not known here (a restart, a sweep): draw
-        if bots_move_next(table) or not awaited_seats(table):
+        if bots_move_next(table):
+            return False
+        turned = table.id in self._turned or any(step.turn_began for step in unseen)
+        if not awaited_seats(table) and not turned:
             return False
         if not any(step.lines or step.undo for step in unseen):
             return False

@@ -239,4 +239,39 @@ async def test_a_buttons_game_is_at_most_one_message_per_roll_and_a_roll_uploads
         ):
             after_roll.append(version)
     assert not after_roll, f"images uploaded for rolls alone: {after_roll}"
-    assert len(uploads) <= messages + rolls // 2, f"{len(uploads)} uploads, {messages} messages"
+    # About one image a roll (the old boards drew about three: every step of every turn).
+    assert len(uploads) <= 2 * rolls, f"{len(uploads)} uploads for {rolls} rolls"
+
+
+async def test_a_troyes_step_that_logs_nothing_keeps_the_image_and_a_move_replaces_it(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: choosing an action, then its dice one by one, is said by the caption and the
+    buttons; the board is drawn again when the action is played (it logs what happened)."""
+    from tests.cogs.troyes_play import open_troyes
+
+    draw_boards_as(monkeypatch, lambda table, seat: f"board {table.version}".encode())
+    edits: list[tuple[int, bool]] = []  # (version shown, with a new image)
+    real = presenter.Presenter._edit
+
+    async def counted(self: Any, table: Any, thread: Any, board: Any, *args: Any) -> None:
+        await real(self, table, thread, board, *args)
+        edits.append((table.version, board.png is not None))
+
+    monkeypatch.setattr(presenter.Presenter, "_edit", counted)
+    table = await open_troyes(world)
+    await play_greedily(world, moves=80)
+    table = await table_of(world)
+    rows = await world.bot.tables.actions(table.id)
+    by_version = {row.version: row for row in rows}
+    quiet = drawn = 0
+    shown = 0
+    for version, uploaded in edits:
+        moves = [by_version[v] for v in range(shown, version) if v in by_version]
+        silent = all(not any(e.visible(None) for e in m.events) for m in moves)
+        if moves and silent:
+            assert not uploaded, f"a step that logged nothing uploaded an image at version {version}"
+            quiet += 1
+        drawn += uploaded
+        shown = version
+    assert quiet >= 5 and drawn >= 1, (quiet, drawn)
