@@ -473,7 +473,10 @@ class Presenter:
                 await self.notify.send_turn_dms(table_id, route.by_dm)
             else:
                 await self._edit(table, thread, board, interaction)
-            if png is not None:
+            if ended:
+                self._shown_keys.pop(table_id, None)  # no edit follows the final board
+                self._turned.discard(table_id)
+            elif png is not None:
                 self._shown_keys[table_id] = key
                 self._turned.discard(table_id)
             elif began:
