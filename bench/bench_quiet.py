@@ -12,7 +12,9 @@ gold die included) with the greedy bot's choice by clicking the board. Seeds are
 - A turn starts each time the seats the game waits for (non-optional prompts) change to
   another non-empty set, replayed from the game's record; it is a human's or a bot's turn by
   who is awaited. Uploads count in the turn whose state they show.
-- Image bytes are those of the images left in the thread at the end.
+- Image bytes are those of the images left in the thread at the end; uploaded bytes are those of
+  every upload (an edit that replaces the image uploads it again).
+- Messages per roll (games with a "roll" move): thread messages over the rolls of the record.
 - The humans take `--think` seconds of the service clock per click (the bots none), which is
   what a ping rule based on recent moves sees.
 - A bot pauses as live (1.5 s, played as "until every queued board reached Discord").
@@ -115,7 +117,7 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
         patch.setattr(TableService, "_sleep", paced)
         for name, posts in (("_post", True), ("_edit", False), ("_finish", True)):
             patch.setattr(Presenter, name, counting(name, posts))
-        async with conftest.running(Path(tmp), patch) as world:
+        async with conftest.running(Path(tmp)) as world:
             service = world.bot.tables
             service.bot_delay = BOT_DELAY
             clock = [time.time()]
@@ -165,6 +167,7 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
             user_ids = {table.seats[i].user_id: i for i in humans}
             rounds = getattr(table.state, "round", None) or getattr(table.state, "rounds", None)
             turns = turns_by_version(table, record)
+            rolls = sum(1 for move in record.moves if move.action.kind == "roll")
             bots = {i for i, s in enumerate(table.seats) if s.is_bot}
 
     def kind(owner: tuple[int, ...]) -> str:
@@ -183,6 +186,8 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
         "messages": len(history),
         "image_bytes": image_bytes,
         "uploads": len(uploads),
+        "uploaded_bytes": sum(size for _, size in uploads),
+        "rolls": rolls,
         "human_turn_uploads": [per_turn_uploads[t] for t in human_turns],
         "bot_turn_uploads": [per_turn_uploads[t] for t in bot_turns],
         "human_clicks": len(clicks),
@@ -222,7 +227,11 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, str]:
         "thread messages per game": f"{mean([r['messages'] for r in runs]):.1f}",
         "image MB per game": f"{mean([r['image_bytes'] for r in runs]) / 1e6:.2f}",
         "uploads per game": f"{mean([r['uploads'] for r in runs]):.1f}",
+        "uploaded image MB per game": f"{mean([r.get('uploaded_bytes', 0) for r in runs]) / 1e6:.2f}",
     }
+    if all(r.get("rolls") for r in runs):
+        rolls = sum(r["rolls"] for r in runs)
+        rows["thread messages per roll"] = f"{sum(r['messages'] for r in runs) / rolls:.2f}"
     if all(r["rounds"] for r in runs):
         per_round = [p / r["rounds"] for r in runs for p in r["pings"]]
         rows["pings per human per round"] = f"{mean(per_round):.2f}"

@@ -57,14 +57,20 @@ class BadButton(TableError):
     message = MALFORMED
 
 
-def check_turn(table: Table, user_id: int, version: int, seat: int) -> None:
-    """Refuse a turn click from anyone but the seat's player, or on an outdated board."""
+def check_turn(
+    table: Table, user_id: int, version: int, seat: int, still_offered: bool | None = None
+) -> None:
+    """Refuse a turn click from anyone but the seat's player, or on an outdated board.
+
+    `still_offered`: the service's answer for an option clicked on an older board
+    (TableService.option_at); by default, whether the seat's decision is unchanged since.
+    """
     if table.status is not TableStatus.PLAYING:
         raise GameNotRunning("This game is over." if table.status is TableStatus.FINISHED else None)
     if table.seat_of(user_id) is None:
         raise NotSeated(WATCHER)
     # The service's rule: a board stays good for a seat whose decision has not changed since.
-    if not table.shows_current_prompt(seat, version):
+    if not (table.shows_current_prompt(seat, version) if still_offered is None else still_offered):
         raise StaleVersion()
     if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != user_id or seat not in table.to_move:
         raise NotYourTurn()
@@ -217,11 +223,19 @@ class Games(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer the clicks no component will: on a replaced component, or one not of this bot."""
+        """Answer the clicks no component will: on a replaced component, or one not of this bot.
+
+        A turn click on a board an edit replaced meanwhile (another seat moved) is played as
+        on the board the player saw: the service judges whether it still stands.
+        """
         if interaction.type is not discord.InteractionType.component or reaches_a_component(interaction):
             return
         data: Any = interaction.data or {}
         ref = ids.parse(str(data.get("custom_id", "")))
+        if isinstance(ref, (ActRef, PickRef, GroupRef, MainRef)):
+            raw = data.get("values", [])
+            await self.on_component(interaction, ref, [str(v) for v in raw] if isinstance(raw, list) else [])
+            return
         table_id = ref.table if ref is not None else None
         table = await current_table(self.service, table_id, interaction.channel_id)
         try:
@@ -396,13 +410,14 @@ class Games(commands.Cog):
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
         """Play the chosen option."""
         table = await self.service.get(ref.table)
-        check_turn(table, interaction.user.id, ref.version, ref.seat)
-        prompt = table.prompt_for(ref.seat)
-        if prompt is None or ref.index >= len(prompt.options):
+        # On an older board, the option the player saw then, if it still stands (another
+        # seat's move in between left it offered).
+        action = await self.service.option_at(ref.table, ref.version, ref.seat, ref.index)
+        unchanged = table.shows_current_prompt(ref.seat, ref.version)
+        check_turn(table, interaction.user.id, ref.version, ref.seat, unchanged or action is not None)
+        if action is None:
             raise BadButton()
-        update = await self.service.act(
-            ref.table, interaction.user.id, ref.version, prompt.options[ref.index]
-        )
+        update = await self.service.act(ref.table, interaction.user.id, ref.version, action)
         await self.show_played(update, interaction)
 
     async def open_group(self, interaction: discord.Interaction[Any], ref: GroupRef) -> None:

@@ -157,6 +157,8 @@ class TableService:
         # The encoded snapshot of each cached state, by table: (version, JSON). Saves encoding
         # a state twice: once as the new snapshot, again as the next move's undo snapshot.
         self._snapshots: dict[int, tuple[int, str]] = {}
+        # The prompts of past states, by (table, version), as replayed for clicks on older boards.
+        self._past_prompts: dict[tuple[int, int], tuple[Prompt, ...]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -466,7 +468,9 @@ class TableService:
                 raise NotSeated()
             info = table.seats[seat]
             prompt = table.prompt_for(seat)
-            if not table.shows_current_prompt(seat, version):
+            if not table.shows_current_prompt(seat, version) and not await self._still_offered(
+                table, seat, version, action
+            ):
                 raise StaleVersion()
             if prompt is None:
                 raise NotYourTurn()
@@ -488,6 +492,64 @@ class TableService:
                 self._publish(Notice(NoticeKind.RECLAIMED, update.table, seat, user_id))
             self._after(update)
             return update
+
+    async def option_at(self, table_id: int, version: int, seat: int, index: int) -> Action | None:
+        """Option `index` of `seat`'s decision on a board built at `version`, if act may still play it.
+
+        A board whose decision for the seat is unchanged offers the current prompt's option;
+        an older one offers what the seat was asked then (replayed from the log), when
+        `_still_offered` says it stands. None: the click is out of date.
+        """
+        table = await self._load(table_id)
+        current = table.prompt_for(seat)
+        if current is not None and table.shows_current_prompt(seat, version):
+            return current.options[index] if 0 <= index < len(current.options) else None
+        rows = await self.store.actions(table_id) if 0 <= version < table.version else []
+        then = await self._prompt_at(table, version, seat, rows)
+        if then is None or not 0 <= index < len(then.options):
+            return None
+        action = then.options[index]
+        return action if await self._still_offered(table, seat, version, action, rows) else None
+
+    async def _still_offered(
+        self, table: Table, seat: int, version: int, action: Action, rows: list[ActionRow] | None = None
+    ) -> bool:
+        """Whether a click built at an older `version` for `action` may be played now.
+
+        Yes when the seat's decision now is of the same kind and still offers that option (the
+        moves in between, by others, left it standing), and the seat has not moved since the
+        click's board (so no one acts twice on one decision).
+        """
+        prompt = table.prompt_for(seat)
+        if not 0 <= version < table.version or prompt is None or action not in prompt.options:
+            return False
+        rows = await self.store.actions(table.id) if rows is None else rows
+        if any(row.seat == seat and row.version >= version for row in rows):
+            return False
+        then = await self._prompt_at(table, version, seat, rows)
+        return then is not None and then.kind == prompt.kind and action in then.options
+
+    async def _prompt_at(self, table: Table, version: int, seat: int, rows: list[ActionRow]) -> Prompt | None:
+        """`seat`'s prompt when the game stood at `version` (older than now), replayed from the log."""
+        if not 0 <= version < table.version or table.seed is None:
+            return None
+        key = (table.id, version)
+        prompts = self._past_prompts.get(key)
+        if prompts is None:
+            rules = table.rules
+            history = [rules.setup(len(table.seats), table.options, table.seed)]
+            for row in rows:
+                if history[-1].version >= version:
+                    break
+                history, _ = advance(rules, history, row.seat, row.action)
+            state = history[-1]
+            if state.version != version:
+                return None
+            prompts = () if rules.outcome(state) is not None else tuple(rules.prompts(state))
+            if len(self._past_prompts) >= 64:
+                self._past_prompts.clear()
+            self._past_prompts[key] = prompts
+        return next((p for p in prompts if p.seat == seat), None)
 
     async def undo(self, table_id: int, user_id: int, version: int) -> Update:
         """Take back the user's own last move (BGA's policy, see Rules.can_undo)."""

@@ -112,6 +112,15 @@ class GameUI(ABC):
         """Whether this event begins a new turn (a new board message), even for the same seat."""
         return False
 
+    def board_key(self, view: Any) -> object:
+        """What the thread's board image must show anew when it changes (compared with ==).
+
+        Within a turn, an edit keeps the image while this stays equal: what changed meanwhile
+        (a roll, a choice being made) shows in the caption and the buttons. The whole
+        spectators' view by default.
+        """
+        return view
+
     def render_options(self, view: Any, seat: int, prompt: Prompt | None) -> Mapping[str, Any]:
         """Extra keywords for the game's renderer when the board is drawn for `seat`.
 

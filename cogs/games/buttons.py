@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogs.games.base import Choice, GameUI, Tone
+from engine.buttons.state import Phase
 from engine.core import Action, Event, Prompt, Scalar
 from engine.words import count
 
@@ -111,6 +112,16 @@ class ButtonsUI(GameUI):
             return {}
         cells = [(int(a["row"]), int(a["col"])) for a in prompt.options if a.kind == "place"]
         return {"legal_cells": cells}
+
+    def board_key(self, view: Any) -> object:
+        """The players' boards and the round, not the dice: the caption and the cell buttons say
+        the roll. Stars chosen at the end of a round show on the next round's board."""
+        if view.phase is Phase.STARS:
+            return ("stars", view.round)
+        boards = tuple(
+            (tuple(b.buttons), tuple(b.stars), b.status, b.dice_aside, b.earned) for b in view.boards
+        )
+        return (view.round, view.pool, view.phase is Phase.OVER, boards)
 
     def starts_turn(self, event: Event) -> bool:
         """A "turn" event opens each turn."""

@@ -237,6 +237,12 @@ class TomatoesUI(GameUI):
             alone = verb + label
         return Choice(f"karma:{kind}", group, label, emoji, Tone.RISKY, alone, menu=menu)
 
+    def board_key(self, view: Any) -> object:
+        """The vines, harvests and karma, not the dice in play: the caption and the buttons say
+        the roll (a die placed changes a vine, so the board is drawn again)."""
+        players = tuple((p.tokens, p.slots, p.karma, p.karma_bits) for p in view.players)
+        return (players, view.first_to_six, view.final_round, view.ended)
+
     def starts_turn(self, event: Event) -> bool:
         """A "turn" event opens each turn (solo games included)."""
         return event.kind == "turn"

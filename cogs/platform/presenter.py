@@ -39,6 +39,8 @@ class _Step:
     lines: tuple[str, ...]
     turn_began: bool
     new_to_move: frozenset[int]
+    undo: bool = False
+    """A move taken back: the board goes back whatever the log says."""
 
 
 class BoardBehind(Exception):
@@ -60,7 +62,7 @@ def _step(ui: GameUI, update: Update) -> _Step:
     fresh = set(update.new_to_move)
     if began:
         fresh |= set(table.to_move)
-    return _Step(table.version, tuple(lines), began, frozenset(fresh))
+    return _Step(table.version, tuple(lines), began, frozenset(fresh), update.kind is UpdateKind.UNDO)
 
 
 def _bot_continues(update: Update) -> bool:
@@ -127,6 +129,12 @@ def awaited_seats(table: Table) -> tuple[int, ...]:
     pings; an optional decision (Buttons' gold die for the non-rollers) edits the board quietly.
     """
     return tuple(sorted({p.seat for p in table.prompts if not p.optional}))
+
+
+def bots_move_next(table: Table) -> bool:
+    """Whether only bots are awaited (a person's optional decision aside): their move shows next."""
+    movers = awaited_seats(table)
+    return bool(movers) and all(table.is_bot(seat) for seat in movers)
 
 
 def human_prompts(table: Table) -> list[Prompt]:
@@ -205,6 +213,10 @@ class Presenter:
         """Tables whose thread was deleted (or hidden from the bot): the sweep leaves them be."""
         self.drawing = DrawingPool()
         """Where board images are drawn: worker processes, started by `start_drawing`."""
+        self._shown_keys: dict[int, object] = {}
+        """Table -> GameUI.board_key of the image its board message carries (as far as this process knows)."""
+        self._turned: set[int] = set()
+        """Tables where a turn began since their board's image was drawn (a bot's, shown by an edit)."""
         self._moved_at: dict[tuple[int, int], float] = {}
         """(table, seat) -> when that seat's player last moved themselves (service clock)."""
         self.notify = Notifier(client, service, self.channel)
@@ -437,6 +449,9 @@ class Presenter:
                 fresh |= turned
                 began = began or bool(turned)
             new_message = began or table.board_message_id is None or ended
+            if new_message and not ended and table.board_message_id is not None and bots_move_next(table):
+                # A bot's turn gets no message of its own: the board it hands over shows its move.
+                new_message = False
             if ended and shown is not None:
                 # The final message tells only what the last board did not already show.
                 self._log[table_id] = [line for step in unseen for line in step.lines]
@@ -444,10 +459,12 @@ class Presenter:
                 self._log[table_id] = lines
             else:
                 self._log.setdefault(table_id, []).extend(lines)
-            if new_message or shown != table.version:
+            key = get_ui(table.game).board_key(table.view(None))
+            if new_message or (shown != table.version and self._redraws(table, unseen, key)):
                 png = await self.draw(table)
             else:
-                png = None  # late log lines only: the image on Discord already shows this version
+                # Late log lines, or a step the caption and buttons say: Discord keeps the image.
+                png = None
             route = self.notify.route(table, self._ping_seats(table, fresh))
             if route.held and new_message and not ended:
                 await self.service.hold_pings(table_id, route.held)
@@ -460,6 +477,34 @@ class Presenter:
                 await self.notify.send_turn_dms(table_id, route.by_dm)
             else:
                 await self._edit(table, thread, board, interaction)
+            if ended:
+                self._shown_keys.pop(table_id, None)  # no edit follows the final board
+                self._turned.discard(table_id)
+            elif png is not None:
+                self._shown_keys[table_id] = key
+                self._turned.discard(table_id)
+            elif began:
+                self._turned.add(table_id)
+
+    def _redraws(self, table: Table, unseen: Sequence[_Step], key: object) -> bool:
+        """Whether an edit within a turn uploads a new image: only when the board really changed.
+
+        Kept: while bots alone are awaited (the board they hand over follows in seconds) or
+        nobody is (only optional decisions are open: the next turn's board follows them) unless
+        a turn began since the image (a bot's, which had no board of its own), after
+        steps that logged nothing (a sub-decision: what it chose is in the caption and the
+        buttons), and when the game's board_key of the view is the one already shown.
+        """
+        if not unseen or table.id not in self._shown_keys:
+            return True  # what changed is not known here (a restart, a sweep): draw
+        if bots_move_next(table):
+            return False
+        turned = table.id in self._turned or any(step.turn_began for step in unseen)
+        if not awaited_seats(table) and not turned:
+            return False
+        if not any(step.lines or step.undo for step in unseen):
+            return False
+        return key != self._shown_keys[table.id]
 
     async def repost(self, table: Table) -> None:
         """Post the current board again as a new message (no ping) and retire the old one."""
@@ -476,6 +521,8 @@ class Presenter:
             png = await self.draw(table)
             board = compose(table, self._log.get(table.id, []), set(), png)
             await self._post(table, thread, board, None)
+            if png is not None:
+                self._shown_keys[table.id] = get_ui(table.game).board_key(table.view(None))
 
     def caption(self, table: Table, question: str | None = None) -> str:
         """The current caption of a table's board, optionally asking another question."""

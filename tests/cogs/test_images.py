@@ -1,4 +1,4 @@
-"""Board images: uploaded with each new board, replaced on each edit within a turn."""
+"""Board images: uploaded with each new board, replaced within a turn only when the board changed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PIL import Image
 from cogs.games import get_ui
 from cogs.platform import presenter
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, fresh, table_of
+from tests.cogs.helpers import buttons, fresh, play_option, table_of
 from tests.cogs.test_lobby import private_answer
 from tests.cogs.test_turns import mover_and_other, start_two_humans
 
@@ -37,6 +37,7 @@ class TinyJob:
 async def test_boards_carry_the_image_of_the_state_they_show(
     world: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A roll keeps the image (the caption and buttons say the dice); a die placed replaces it."""
     drawn: list[int] = []
 
     def fake_job(table, seat=None):  # type: ignore[no-untyped-def]
@@ -54,10 +55,23 @@ async def test_boards_carry_the_image_of_the_state_they_show(
     await world.idle()
     rolled = await table_of(world)
     edited = fresh(world, board)
-    assert edited.id == board.id and [a.filename for a in edited.attachments] == ["board.png"]
-    second = Image.open(io.BytesIO(await edited.attachments[0].read()))
-    assert second.getpixel((0, 0))[0] == rolled.version % 256
-    assert drawn[-1] == rolled.version
+    assert edited.id == board.id and rolled.version > table.version
+    assert [a.filename for a in edited.attachments] == ["board.png"]
+    kept = Image.open(io.BytesIO(await edited.attachments[0].read()))
+    assert kept.getpixel((0, 0))[0] == table.version % 256, "the roll alone uploads no new image"
+    assert drawn == [table.version]
+    prompt = rolled.prompt_for(rolled.to_move[0])
+    assert prompt is not None
+    place = next(i for i, a in enumerate(prompt.options) if a.kind == "place")
+    await play_option(world, mover, edited, prompt.seat, place)
+    await world.idle()
+    placed = await table_of(world)
+    now = fresh(world, board)
+    if placed.board_message_id == board.id:
+        assert [a.filename for a in now.attachments] == ["board.png"]
+        second = Image.open(io.BytesIO(await now.attachments[0].read()))
+        assert second.getpixel((0, 0))[0] == placed.version % 256, "a die on a vine is drawn again"
+    assert drawn[-1] == placed.version
 
 
 async def test_my_hand_shows_a_seated_player_their_own_view_privately(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -173,3 +174,124 @@ def test_a_forced_rest_is_one_button_and_the_question_names_each_die() -> None:
                 shown += 1
             state = rules.apply(state, prompt.seat, rules.bot_action(state, prompt)).state
     assert shown >= 3
+
+
+async def test_a_click_on_a_board_a_bots_move_replaced_is_played(world: Harness) -> None:
+    """Issue 33: the player's button was built before a bot answered its own decision (a gold
+    die, a star); the bot's move edited the board, so Discord sends the click with a custom_id
+    the message no longer holds. The click still offers what the player chose: it is played."""
+    from simcord.actors import _component_interaction
+
+    from tests.cogs.helpers import refs, user_of
+
+    table = await open_buttons(world, bot=True)
+    raced = 0
+    while table.status is TableStatus.PLAYING and raced < 2:
+        humans = [p for p in table.prompts if not table.is_bot(p.seat)]
+        built = {p.seat: table.seats[p.seat].prompt_version for p in humans}
+        late = next((p for p in humans if built[p.seat] < table.version), None)
+        board = world.board()
+        if late is None:
+            assert await play_greedily(world, moves=1) == 1
+            table = await table_of(world)
+            continue
+        action = table.rules.bot_action(table.state, late, "greedy")
+        old = ActRef(table.id, built[late.seat], late.seat, late.options.index(action))
+        if any(ref == old for ref, _, _ in refs(board)):
+            assert await play_greedily(world, moves=1) == 1  # the board was not edited meanwhile
+            table = await table_of(world)
+            continue
+        user = user_of(world, table.seats[late.seat].user_id)
+        stored = world.env.backend.get_message(board.channel.id, board.id)
+        click = {"custom_id": old.custom_id(), "component_type": 2}
+        result = await _component_interaction(user, stored, click)
+        await world.idle()
+        said = [f.content or "" for f in result.followups]
+        assert not any("out of date" in text for text in said), said
+        rows = await world.bot.tables.actions(table.id)
+        assert any(
+            r.seat == late.seat and r.action == action and r.version >= table.version and r.source == "human"
+            for r in rows
+        ), "the click was played"
+        raced += 1
+        table = await table_of(world)
+    assert raced == 2
+
+
+async def test_a_buttons_game_is_at_most_one_message_per_roll_and_a_roll_uploads_no_image(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: a bot's turn has no board of its own, and a roll (said by the caption and the
+    cell buttons) keeps the board's image; the boards that follow a placement show it."""
+    draw_boards_as(monkeypatch, lambda table, seat: f"board {table.version}".encode())
+    uploads: list[tuple[str, int, bool]] = []  # (how, version shown, only bots awaited)
+    for name in ("_post", "_edit", "_finish"):
+        real = getattr(presenter.Presenter, name)
+
+        async def counted(
+            self: Any, table: Any, thread: Any, board: Any, *args: Any, _real: Any = real, _how: str = name
+        ) -> None:
+            await _real(self, table, thread, board, *args)
+            if board.png is not None:
+                movers = presenter.awaited_seats(table)
+                uploads.append((_how, table.version, bool(movers) and all(table.is_bot(s) for s in movers)))
+
+        monkeypatch.setattr(presenter.Presenter, name, counted)
+    table = await open_buttons(world, bot=True)
+    while table.status is TableStatus.PLAYING:
+        assert await play_greedily(world, moves=1) == 1
+        table = await table_of(world)
+    rows = await world.bot.tables.actions(table.id)
+    rolls = sum(1 for row in rows if row.action.kind == "roll")
+    messages = len(world.thread().history())
+    assert rolls >= 20 and messages <= rolls, f"{messages} messages for {rolls} rolls"
+    posted_for_bots = [v for how, v, bots in uploads if how == "_post" and bots and v > 0]
+    assert not posted_for_bots, f"boards posted while only a bot was awaited: {posted_for_bots}"
+    # Since the image before, only rolls were played (a bust takes buttons off: drawn again).
+    by_version = {row.version: row for row in rows}
+    after_roll = []
+    for (_, before, _), (how, version, _) in itertools.pairwise(uploads):
+        moves = [by_version[v] for v in range(before, version) if v in by_version]
+        if (
+            how == "_edit"
+            and moves
+            and all(m.action.kind == "roll" and "bust" not in {e.kind for e in m.events} for m in moves)
+        ):
+            after_roll.append(version)
+    assert not after_roll, f"images uploaded for rolls alone: {after_roll}"
+    # About one image a roll (the old boards drew about three: every step of every turn).
+    assert len(uploads) <= 2 * rolls, f"{len(uploads)} uploads for {rolls} rolls"
+
+
+async def test_a_troyes_step_that_logs_nothing_keeps_the_image_and_a_move_replaces_it(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: choosing an action, then its dice one by one, is said by the caption and the
+    buttons; the board is drawn again when the action is played (it logs what happened)."""
+    from tests.cogs.troyes_play import open_troyes
+
+    draw_boards_as(monkeypatch, lambda table, seat: f"board {table.version}".encode())
+    edits: list[tuple[int, bool]] = []  # (version shown, with a new image)
+    real = presenter.Presenter._edit
+
+    async def counted(self: Any, table: Any, thread: Any, board: Any, *args: Any) -> None:
+        await real(self, table, thread, board, *args)
+        edits.append((table.version, board.png is not None))
+
+    monkeypatch.setattr(presenter.Presenter, "_edit", counted)
+    table = await open_troyes(world)
+    await play_greedily(world, moves=80)
+    table = await table_of(world)
+    rows = await world.bot.tables.actions(table.id)
+    by_version = {row.version: row for row in rows}
+    quiet = drawn = 0
+    shown = 0
+    for version, uploaded in edits:
+        moves = [by_version[v] for v in range(shown, version) if v in by_version]
+        silent = all(not any(e.visible(None) for e in m.events) for m in moves)
+        if moves and silent:
+            assert not uploaded, f"a step that logged nothing uploaded an image at version {version}"
+            quiet += 1
+        drawn += uploaded
+        shown = version
+    assert quiet >= 5 and drawn >= 1, (quiet, drawn)

@@ -33,8 +33,16 @@ class RawClick:
         self.data = data
         self.answers: list[str] = []
         self.response = self
+        self.followup = self
 
     async def send_message(self, content: str, *, ephemeral: bool = False) -> None:
+        assert ephemeral
+        self.answers.append(content)
+
+    async def defer(self) -> None:
+        """A turn click is acknowledged first (the cog then answers through the followup)."""
+
+    async def send(self, content: str, *, ephemeral: bool = False) -> None:
         assert ephemeral
         self.answers.append(content)
 

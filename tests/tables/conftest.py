@@ -54,6 +54,7 @@ def toy_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the toy games so tables can be made of them."""
     monkeypatch.setitem(games.GAME_MODULES, "race", "tests.toygame")
     monkeypatch.setitem(games.GAME_MODULES, "vote", "tests.tables.votegame")
+    monkeypatch.setitem(games.GAME_MODULES, "claim", "tests.tables.claimgame")
 
 
 @pytest.fixture

@@ -295,3 +295,28 @@ async def test_a_failing_listener_does_not_stop_the_others(service: TableService
     await service.idle()
     assert calls == [UpdateKind.START, UpdateKind.MOVE]
     assert [u.kind for u in recorder.updates] == [UpdateKind.START, UpdateKind.MOVE]
+
+
+async def test_a_click_raced_by_a_bots_move_on_another_decision_is_played(service: TableService) -> None:
+    """The bot's pick changed the host's options (its number is gone); the host's click on a
+    number still offered stands, the one on the number the bot took does not, nor a second click."""
+    table = await started(service, "claim", bob=False, bots=1)
+    built = table.version
+    offered = table.prompt_for(0)
+    assert offered is not None and len(offered.options) == 4
+    await service.idle()  # the bot picks meanwhile
+    now = await service.get(table.id)
+    taken = now.state.picks[1]
+    assert now.version == built + 1 and taken and not now.shows_current_prompt(0, built)
+    gone = Action.of("pick", n=taken)
+    free = next(a for a in offered.options if a != gone)
+    assert await service.option_at(table.id, built, 0, offered.options.index(gone)) is None
+    with pytest.raises(StaleVersion):
+        await service.act(table.id, HOST, built, gone)  # no longer offered: out of date
+    assert await service.option_at(table.id, built, 0, offered.options.index(free)) == free
+    played = await service.act(table.id, HOST, built, free)
+    assert [e.event.kind for e in played.events] == ["reveal"]
+    assert played.events[0].event.data["picks"] == [free["n"], taken]
+    with pytest.raises(StaleVersion):
+        await service.act(table.id, HOST, built, free)  # the same click again: the host has moved since
+    assert await service.option_at(table.id, built, 0, offered.options.index(free)) is None
