@@ -55,13 +55,25 @@ def find_choice(
 
 async def press(fake: FakeDiscord, msg: Message, item: Item, user: User) -> tuple[Interaction, bool]:
     """Click a button or choose a select's first option; say whether that completed a move."""
+    interaction = await use(fake, msg, item, user)
+    if item.get("type") == 3:
+        return await fake.wait_answered(interaction), first_value(item).startswith("a")
+    return await fake.wait_answered(interaction), str(item["custom_id"]).startswith("mp:act:")
+
+
+async def use(
+    fake: FakeDiscord, msg: Message, item: Item, user: User, *, as_seen: Message | None = None
+) -> Interaction:
+    """Click a button, or choose a select's first option, as `user` (without waiting for the answer)."""
     custom_id = str(item["custom_id"])
     if item.get("type") == 3:
-        value = (_select_values(item, "a") or _select_values(item, "g"))[0]
-        interaction = await fake.select(msg, custom_id, [value], user)
-        return await fake.wait_answered(interaction), value.startswith("a")
-    interaction = await fake.click(msg, custom_id, user)
-    return await fake.wait_answered(interaction), custom_id.startswith("mp:act:")
+        return await fake.select(msg, custom_id, [first_value(item)], user, as_seen=as_seen)
+    return await fake.click(msg, custom_id, user, as_seen=as_seen)
+
+
+def first_value(item: Item) -> str:
+    """A select's first option that plays a move, else its first that opens a group."""
+    return (_select_values(item, "a") or _select_values(item, "g"))[0]
 
 
 async def next_move(fake: FakeDiscord, thread_id: int, user: User, after: int) -> tuple[Message, Item]:

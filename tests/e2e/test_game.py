@@ -10,7 +10,15 @@ from PIL import Image
 
 from tests.e2e.botprocess import BotProcess
 from tests.e2e.conftest import World
-from tests.e2e.players import choices, next_move, play_move, play_until_mid_turn, private_answer, version_of
+from tests.e2e.players import (
+    choices,
+    next_move,
+    play_move,
+    play_until_mid_turn,
+    private_answer,
+    use,
+    version_of,
+)
 
 
 async def test_play_tomatoes_with_bots_across_a_restart(
@@ -43,13 +51,13 @@ async def test_play_tomatoes_with_bots_across_a_restart(
 
     # A spectator's click on Alice's buttons is refused privately and changes nothing.
     board, item = await next_move(fake, thread.id, alice, version)
-    answer = (await private_answer(fake, await fake.click(board, str(item["custom_id"]), bob))).lower()
+    answer = (await private_answer(fake, await use(fake, board, item, bob))).lower()
     assert "not seated" in answer or "not playing" in answer
     # Alice's click racing the board's change (as her screen still showed it) is outdated.
     seen = fake.snapshot(board)
     version, _ = await play_move(fake, thread.id, alice, version)
     await next_move(fake, thread.id, alice, version)
-    stale = await fake.click(board, str(item["custom_id"]), alice, as_seen=seen)
+    stale = await use(fake, board, item, alice, as_seen=seen)
     assert "out of date" in (await private_answer(fake, stale)).lower()
 
     # SIGTERM lands while a move is being carried out (it was only acknowledged):
