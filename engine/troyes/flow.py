@@ -102,7 +102,9 @@ def next_turn(state: TroyesState) -> list[Event]:
 def end_round(state: TroyesState) -> list[Event]:
     """Phase 5: pass money, expelled citizens home, dice back, start player moves on."""
     out = [Event("round_end", {"round": state.round})]
-    for player in state.players:
+    for seat, player in enumerate(state.players):
+        if player.pass_money:
+            out.append(Event("pass_money", {"seat": seat, "deniers": player.pass_money}))
         player.deniers += player.pass_money
         player.pass_money = 0
     for lying in state.lying:

@@ -65,7 +65,10 @@ def test_a_flip_counters_a_black_die_a_reroll_would_rarely_beat() -> None:
     state = countering(5, 1, influence=4)
     assert choose(state) == Action("flip")
     state = RULES.apply(state, 0, Action("flip")).state
-    # One die: the engine flips it to 6 and counters the 5 with it, no question left to ask.
+    # One die, chosen alone; turning it over costs 4 influence, so that click is the bot's.
+    assert choose(state) == Action("done")
+    state = RULES.apply(state, 0, Action("done")).state
+    # The 6 then counters the 5 alone: the only way forward, and it costs nothing.
     assert state.black == [] and state.players[0].vp == 5
     assert state.players[0].influence == 1, "4 paid for the flip, 1 gained by countering"
 
