@@ -108,14 +108,22 @@ def click_cost(state: TroyesState, kind: str, step: Step | None, option: Action)
     return FREE
 
 
+def may_use_influence(state: TroyesState, kind: str) -> bool:
+    """Whether this kind of influence use is open: one kind only before an action or a black die.
+
+    The seed: "Gracz może skorzystać tylko z jednego rodzaju takiej czynności" (the player may use
+    only one kind of it), and a re-roll "można to wykonywać wielokrotnie" (may be repeated).
+    """
+    return state.influence_used in ("", kind)
+
+
 def _influence_options(state: TroyesState, seat: int) -> list[Action]:
     player = state.players[seat]
     has_dice = any(d.owner == seat for d in state.dice)
     options: list[Action] = []
-    if has_dice and player.influence >= board().const("reroll_cost"):
-        options.append(Action("reroll"))
-    if has_dice and player.influence >= board().const("flip_cost"):
-        options.append(Action("flip"))
+    for kind in ("reroll", "flip"):
+        if has_dice and player.influence >= board().const(f"{kind}_cost") and may_use_influence(state, kind):
+            options.append(Action(kind))
     return options
 
 
@@ -237,7 +245,7 @@ def distinct(dice: Sequence[Die]) -> list[Die]:
 
 def _turn_menu(state: TroyesState, seat: int) -> Prompt:
     options = [PASS, *_influence_options(state, seat)]
-    if can_get_citizen(state, seat):
+    if can_get_citizen(state, seat) and may_use_influence(state, "citizen"):
         options.append(Action("citizen"))
     targets = [f"card:{i}" for i in range(len(state.cards))]
     targets += ["cathedral", "building:0", "building:1", "building:2", "agriculture"]
@@ -501,6 +509,7 @@ def _menu(state: TroyesState, seat: int, action: Action) -> list[Event]:
         player.pass_money += board().const("pass_deniers")
         return [Event("pass", {"seat": seat}), *next_turn(state)]
     if action.kind == "citizen":
+        state.influence_used = "citizen"
         player.influence -= board().const("citizen_cost")
         player.owned += 1
         player.supply += 1
@@ -675,6 +684,7 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
     """Pay for and carry out a fully chosen action; the turn ends once its effects are settled."""
     seat = step.seat
     player = state.players[seat]
+    state.influence_used = ""
     effect = _effect(step)
     dice = dice_by_id(state, step.dice)
     kind, index = groups.target_kind(step.target)
@@ -729,6 +739,7 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
 
 def _reroll(state: TroyesState, seat: int, die_id: int) -> list[Event]:
     state.players[seat].influence -= board().const("reroll_cost")
+    state.influence_used = "reroll"
     state.dice = [roll_die(state, d) if d.id == die_id else d for d in state.dice]
     state.stack.pop()
     value = next(d.value for d in state.dice if d.id == die_id)
@@ -737,6 +748,7 @@ def _reroll(state: TroyesState, seat: int, die_id: int) -> list[Event]:
 
 def _flip(state: TroyesState, seat: int, ids: tuple[int, ...]) -> list[Event]:
     state.players[seat].influence -= board().const("flip_cost")
+    state.influence_used = "flip"
     state.dice = [
         Die(id=d.id, colour=d.colour, value=7 - d.value, owner=d.owner) if d.id in ids else d
         for d in state.dice
@@ -761,6 +773,7 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
         state.stack[-1] = replace(step, dice=chosen)
         return []
     beaten = state.black.pop(step.count)
+    state.influence_used = ""
     state.dice = [d for d in state.dice if d.id not in chosen]
     state.spent += len(chosen)
     got = gain_influence(state, seat, 1)
@@ -779,6 +792,7 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
 
 def _concede(state: TroyesState, seat: int) -> list[Event]:
     beaten = state.black.pop(0)
+    state.influence_used = ""
     out = [Event("not_countered", {"seat": seat, "black": beaten})]
     out.append(gain_vp(state, seat, board().const("black_failure_vp"), "black die"))
     if not state.black:

@@ -159,9 +159,12 @@ def test_influence_reroll_flip_and_new_citizen() -> None:
     assert state.dice[-1].value == 2 and state.players[0].influence == 5
     state = play(state, 0, DONE)
     assert state.dice[-1].value == 5 and state.players[0].influence == 1
+    # The seed: one kind of influence use before an action; a flip taken, no re-roll now.
+    assert Action("reroll") not in options(state) and state.turn == 0
+    state.influence_used = ""
     state = play(state, 0, Action("reroll"), die(own))
     assert state.players[0].influence == 0 and state.turn == 0
-    state.players[0].influence = 2
+    state.players[0].influence, state.influence_used = 2, ""
     state = play(state, 0, Action("citizen"))
     assert state.players[0].supply == 4 and state.players[0].owned == 7
 
