@@ -306,3 +306,28 @@ async def test_a_turn_clock_plays_the_default_of_a_troyes_prompt(world: Harness)
     now = await table_of(world)
     assert now.version > table.version
     assert any("Time ran out for" in m.content for m in world.thread().history())
+
+
+def test_a_group_s_price_shows_on_its_dice_its_done_and_the_question() -> None:
+    """Issue 32: each die states the group's price once it joins, done what the click pays, and
+    the question the price so far; the cog prints the engine's figures."""
+    from engine.troyes import RULES
+    from tests.engine.troyes.helpers import DONE, W, Y, add_dice, die, table, target
+
+    ui = get_ui("troyes")
+    state = table(3)
+    add_dice(state, 2, W, 1)
+    (one,) = add_dice(state, 1, Y, 1)
+    (three,) = add_dice(state, 2, Y, 3)
+    for action in (target("agriculture"), die(one)):
+        state = RULES.apply(state, 0, action).state
+    (prompt,) = RULES.prompts(state)
+    view = RULES.view(state, None)
+    assert ui.choice(view, prompt, die(three), NAMES).single_label == (
+        "Carol's yellow 3 (the group costs 8 deniers) → +2 deniers"
+    )
+    assert "the dice cost 2 deniers so far" in ui.question(view, prompt, NAMES)
+    state = RULES.apply(state, 0, die(three)).state
+    (prompt,) = RULES.prompts(state)
+    label = ui.choice(RULES.view(state, None), prompt, DONE, NAMES).single_label
+    assert label == "Done: +2 deniers; pay 8 deniers"

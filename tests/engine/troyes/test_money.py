@@ -10,6 +10,7 @@ from engine.core import Event, Prompt
 from engine.rng import Rng
 from engine.troyes import RULES
 from engine.troyes.state import TroyesState
+from tests.engine.troyes.helpers import BACK, DONE, W, Y, add_dice, die, play, table, target
 
 
 def stated(prompt: Prompt, index: int) -> tuple[int, int]:
@@ -82,3 +83,26 @@ def check_game(seats: int, seed: int, bot: str) -> int:
 def test_every_click_takes_exactly_the_price_its_option_states(seats: int, bot: str, seeds: range) -> None:
     paying = sum(check_game(seats, 100 * seats + seed, bot) for seed in seeds)
     assert paying > 0, "the games bought dice, hired or spent influence"
+
+
+def test_a_die_that_alone_completes_the_group_is_offered_with_the_groups_price_not_bought() -> None:
+    """Issue 32: one click on a die that gives nothing alone bought the one die completing the
+    group too and ended the action (4 + 4 deniers), the label having said 2."""
+    state = table(3)
+    add_dice(state, 2, W, 1)
+    (one,) = add_dice(state, 1, Y, 1)
+    (three,) = add_dice(state, 2, Y, 3)
+    state = play(state, 0, target("agriculture"))
+    (prompt,) = RULES.prompts(state)
+    prices = dict(zip(prompt.options, dict(prompt.context)["prices"], strict=True))
+    assert prices == {die(one): 2, die(three): 2, BACK: 0}
+    state = RULES.apply(state, 0, die(one)).state
+    (prompt,) = RULES.prompts(state)
+    assert state.players[0].deniers == 10 and prompt.options == (die(three), BACK)
+    context = dict(prompt.context)
+    assert context["paid"] == 2 and context["prices"] == (8, 0), "the group's price once the 3 joins"
+    state = RULES.apply(state, 0, die(three)).state
+    (prompt,) = RULES.prompts(state)
+    assert prompt.options == (DONE, BACK) and stated(prompt, 0) == (8, 0)
+    state = RULES.apply(state, 0, DONE).state
+    assert state.players[0].deniers == 10 - 8 + 2, "8 deniers for the dice, 2 from agriculture"
