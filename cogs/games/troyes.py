@@ -71,9 +71,9 @@ RULES_TEXT = "\n".join(
         " • **Building**: one die places a citizen in the row of its value, pushing the row;"
         " the last one is expelled and lies there until the round ends.",
         " • **Agriculture**: yellow dice, total ÷ 2 = deniers.",
-        "Free extras: 1 influence re-rolls one of your dice, 4 influence turns up to 3 of them"
-        " over (1↔6), 2 influence buys a citizen. **Pass** for 2 deniers (+1 each time you are"
-        " passed over).",
+        "Influence, one kind before each action or black die: 1 re-rolls one of your dice (again"
+        " and again), 4 turns up to 3 of them over (1↔6), 2 buys a citizen. **Pass** for 2 deniers"
+        " (+1 each time you are passed over).",
         "",
         "**Secrets**: your victory points and your character stay hidden; press **My hand**."
         " At the end every character scores for everyone (citizens on buildings, cathedral"
@@ -132,14 +132,18 @@ def die_words(die: Die) -> str:
     return f"{die.colour.value} {die.value}"
 
 
-def card_label(view: TroyesState, index: int, seat: int) -> str:
-    """ "Merchant: yellow, divide by 3, hire 2 deniers" (or "your tradesman" once hired)."""
+def card_label(view: TroyesState, index: int, seat: int, hire: int | None = None) -> str:
+    """ "Merchant: yellow, divide by 3, hire 2 deniers" (or "your tradesman" once hired).
+
+    `hire` is the engine's hire cost from the prompt; without one, the card's printed cost.
+    """
     slot = view.cards[index]
     if slot.id == HIDDEN or slot.id not in activities():
         return f"Activity card {index + 1}"
     card = activities()[slot.id]
     colour = "any colour" if card.effect == "pilgrimage" else card.colour.value
-    tail = "your tradesman" if slot.has(seat) else f"hire {card.cost} deniers{bought_citizen(view, seat)}"
+    cost = card.cost if hire is None else hire
+    tail = "your tradesman" if slot.has(seat) else f"hire {cost} deniers{bought_citizen(view, seat)}"
     return f"{card.name}: {colour}, divide by {card.divisor}, {tail}"
 
 
@@ -384,7 +388,8 @@ class TroyesUI(GameUI):
         if kind == "citizen":
             return _alone("citizen", f"New citizen ({board().const('citizen_cost')} influence)", "🧍")
         if kind == "target":
-            return self._target(view, seat, str(action["t"]))
+            hire = stated(prompt, action, "hire") if "hire" in _context(prompt) else None
+            return self._target(view, seat, str(action["t"]), hire)
         if kind == "place":
             b, s = int(action["building"]), int(action["space"])
             return _alone(f"place:{b}:{s}", f"{building_name(b)}, space {s + 1}", BUILDING_EMOJI[b])
@@ -422,11 +427,11 @@ class TroyesUI(GameUI):
         label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
         return _alone(f"other:{kind}:{words}", label)
 
-    def _target(self, view: TroyesState, seat: int, target: str) -> Choice:
+    def _target(self, view: TroyesState, seat: int, target: str, hire: int | None = None) -> Choice:
         kind, index = groups.target_kind(target)
         emoji = target_emoji(view, target)
         if kind == "card":
-            label = card_label(view, index, seat)
+            label = card_label(view, index, seat, hire)
         elif kind == "event":
             label = f"Fight {event_label(view, index)}" if index >= 0 else "Fight an event"
         elif kind == "cathedral":
