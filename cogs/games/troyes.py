@@ -386,7 +386,8 @@ class TroyesUI(GameUI):
         if kind == "flip":
             return _alone("flip", f"Turn up to 3 dice over ({board().const('flip_cost')} influence)", "🔃")
         if kind == "citizen":
-            return _alone("citizen", f"New citizen ({board().const('citizen_cost')} influence)", "🧍")
+            pay = spend_words(prompt, action) or f"{board().const('citizen_cost')} influence"
+            return _alone("citizen", f"New citizen ({pay})", "🧍")
         if kind == "target":
             hire = stated(prompt, action, "hire") if "hire" in _context(prompt) else None
             return self._target(view, seat, str(action["t"]), hire)
@@ -480,7 +481,8 @@ class TroyesUI(GameUI):
     def _done(self, view: TroyesState, prompt: Prompt, names: Sequence[str]) -> Choice:
         context = _context(prompt)
         if prompt.kind == "flip":
-            return _alone("done", f"Turn them over ({board().const('flip_cost')} influence)", "🔃", Tone.MAIN)
+            pay = spend_words(prompt, Action("done")) or f"{board().const('flip_cost')} influence"
+            return _alone("done", f"Turn them over ({pay})", "🔃", Tone.MAIN)
         target = str(context.get("target", ""))
         if target:
             result = group_result(
