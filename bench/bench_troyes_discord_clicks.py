@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cogs.platform import presenter  # noqa: E402
+from cogs.platform import drawing, presenter  # noqa: E402
 from tables.models import TableStatus  # noqa: E402
 from tests.cogs import conftest  # noqa: E402
 from tests.cogs.helpers import table_of  # noqa: E402
@@ -34,8 +34,10 @@ async def one_game(players: int, seed: int) -> tuple[Clicks, int]:
     """Clicks of one game with 2 humans and `players - 2` bots; also the number of rounds."""
     conftest.GAME_SEED = seed
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as tmp:
-        patch.setattr(presenter, "render_board", lambda table, seat=None: None)
-        async with conftest.running(Path(tmp), patch) as world:
+        # As the cogs tests' `world`: boards without images, no drawing workers.
+        patch.setattr(presenter, "board_job", lambda table, seat=None: None)
+        patch.setattr(drawing.DrawingPool, "workers", 0)
+        async with conftest.running(Path(tmp)) as world:
             await open_troyes(world, bots=players - 2)
             clicks = Clicks()
             await play_counted(world, clicks, moves=100_000)

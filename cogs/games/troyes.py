@@ -39,6 +39,9 @@ CUBE_WORDS = {
 
 ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
+LABEL_ROOM = 80
+"""Discord's limit of characters in a button or select option label."""
+
 TURN_STARTERS = frozenset({"round", "actions"})
 """Events after which the board is a new message: a new round, and the action phase."""
 
@@ -65,9 +68,9 @@ RULES_TEXT = "\n".join(
         " • **Building**: one die places a citizen in the row of its value, pushing the row;"
         " the last one is expelled and lies there until the round ends.",
         " • **Agriculture**: yellow dice, total ÷ 2 = deniers.",
-        "Free extras: 1 influence re-rolls one of your dice, 4 influence turns up to 3 of them"
-        " over (1↔6), 2 influence buys a citizen. **Pass** for 2 deniers (+1 each time you are"
-        " passed over).",
+        "Influence, one kind before each action or black die: 1 re-rolls one of your dice (again"
+        " and again), 4 turns up to 3 of them over (1↔6), 2 buys a citizen. **Pass** for 2 deniers"
+        " (+1 each time you are passed over).",
         "",
         "**Secrets**: your victory points and your character stay hidden; press **My hand**."
         " At the end every character scores for everyone (citizens on buildings, cathedral"
@@ -126,15 +129,22 @@ def die_words(die: Die) -> str:
     return f"{die.colour.value} {die.value}"
 
 
-def card_label(view: TroyesState, index: int, seat: int) -> str:
-    """ "Merchant: yellow, divide by 3, hire 2 deniers" (or "your tradesman" once hired)."""
+def card_label(view: TroyesState, index: int, seat: int, hire: int | None = None) -> str:
+    """ "Merchant: yellow, divide by 3, hire 2 deniers" (or "your tradesman" once hired).
+
+    `hire` is the engine's hire cost from the prompt; without one, the card's printed cost.
+    """
     slot = view.cards[index]
     if slot.id == HIDDEN or slot.id not in activities():
         return f"Activity card {index + 1}"
     card = activities()[slot.id]
     colour = "any colour" if card.effect == "pilgrimage" else card.colour.value
-    hire = f"hire {count(card.cost, 'denier', 'deniers')}"
-    tail = "your tradesman" if slot.has(seat) else f"{hire}{bought_citizen(view, seat)}"
+    cost = card.cost if hire is None else hire
+    tail = (
+        "your tradesman"
+        if slot.has(seat)
+        else f"hire {count(cost, 'denier', 'deniers')}{bought_citizen(view, seat)}"
+    )
     return f"{card.name}: {colour}, divide by {card.divisor}, {tail}"
 
 
@@ -243,7 +253,7 @@ def activation_yield(view: TroyesState, seat: int, index: int, times: int) -> st
         "sculptor": f"+{n} VP",
         "pilgrimage": f"+{2 * n} VP",
         "procession": f"+{2 * n} VP to the most dice left",
-        "joust": f"+{2 * n} VP to the highest red total",
+        "joust": f"+{2 * n} VP if your red total left is the highest",
         "hunting": f"+{3 * n} influence",
         "mercenary": signed(3 * n, "denier", "deniers"),
         "troubadour": f"pay {3 * n} influence, +{2 * n} VP",
@@ -300,14 +310,29 @@ def die_outcome(
     return f" → {signed(got, 'denier', 'deniers')}" if kind == "agriculture" else ""
 
 
-def price_of(view: TroyesState, seat: int, die: Die, chosen: Sequence[Die], modifier: str) -> int:
-    """Deniers a bought die costs in the group it joins (2 per die in the group; 0 with the Tithe)."""
-    if die.owner == seat:
+def stated(prompt: Prompt, action: Action, key: str) -> int:
+    """The engine's per-option figure `key` of the prompt's context for `action` (0 when absent)."""
+    values = _context(prompt).get(key)
+    if not isinstance(values, tuple) or action not in prompt.options:
         return 0
-    group = [*chosen, die]
-    return groups.price(seat, group, effect_of(modifier)).get(die.owner, 0) // max(
-        1, sum(1 for d in group if d.owner == die.owner)
-    )
+    place = prompt.options.index(action)
+    return int(values[place]) if place < len(values) else 0
+
+
+def paid_so_far(prompt: Prompt) -> int:
+    """The engine's price of the dice chosen so far in a group (0 when it says nothing)."""
+    paid = _context(prompt).get("paid", 0)
+    return paid if isinstance(paid, int) else 0
+
+
+def spend_words(prompt: Prompt, action: Action) -> str:
+    """What the engine says choosing `action` takes now: "pay 8 deniers and 2 influence" ("" if nothing)."""
+    deniers = stated(prompt, action, "spend_deniers")
+    influence = stated(prompt, action, "spend_influence")
+    parts = [count(deniers, "denier", "deniers")] if deniers else []
+    if influence:
+        parts.append(f"{influence} influence")
+    return f"pay {', '.join(parts)}" if parts else ""
 
 
 # -- the mapping -------------------------------------------------------------------------
@@ -357,9 +382,11 @@ class TroyesUI(GameUI):
         if kind == "flip":
             return _alone("flip", f"Turn up to 3 dice over ({board().const('flip_cost')} influence)", "🔃")
         if kind == "citizen":
-            return _alone("citizen", f"New citizen ({board().const('citizen_cost')} influence)", "🧍")
+            pay = spend_words(prompt, action) or f"{board().const('citizen_cost')} influence"
+            return _alone("citizen", f"New citizen ({pay})", "🧍")
         if kind == "target":
-            return self._target(view, seat, str(action["t"]))
+            hire = stated(prompt, action, "hire") if "hire" in _context(prompt) else None
+            return self._target(view, seat, str(action["t"]), hire)
         if kind == "place":
             b, s = int(action["building"]), int(action["space"])
             return _alone(f"place:{b}:{s}", f"{building_name(b)}, space {s + 1}", BUILDING_EMOJI[b])
@@ -375,7 +402,7 @@ class TroyesUI(GameUI):
             what = CUBE_WORDS.get(spec.effect, spec.text.rstrip("."))
             return _alone(f"modifier:{card}", f"Use a {spec.name} cube ({what})", "🧊")
         if kind == "source":
-            return self._source(view, seat, str(action["s"]), names)
+            return self._source(view, prompt, str(action["s"]), names)
         if kind == "activations":
             return self._activations(view, prompt, int(action["n"]))
         if kind == "event":
@@ -397,11 +424,11 @@ class TroyesUI(GameUI):
         label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
         return _alone(f"other:{kind}:{words}", label)
 
-    def _target(self, view: TroyesState, seat: int, target: str) -> Choice:
+    def _target(self, view: TroyesState, seat: int, target: str, hire: int | None = None) -> Choice:
         kind, index = groups.target_kind(target)
         emoji = target_emoji(view, target)
         if kind == "card":
-            label = card_label(view, index, seat)
+            label = card_label(view, index, seat, hire)
         elif kind == "event":
             label = f"Fight {event_label(view, index)}" if index >= 0 else "Fight an event"
         elif kind == "cathedral":
@@ -423,7 +450,10 @@ class TroyesUI(GameUI):
         emoji = COLOUR_EMOJI.get(die.colour.value)
         whose = owner_word(die.owner, seat, names)
         if prompt.kind == "reroll":
-            return _alone(f"die:{die.id}", f"Re-roll your {die_words(die)}", emoji)
+            pay = spend_words(prompt, action)
+            return _alone(
+                f"die:{die.id}", f"Re-roll your {die_words(die)}" + (f" ({pay})" if pay else ""), emoji
+            )
         if prompt.kind == "flip":
             return _alone(f"die:{die.id}", f"Turn over your {die_words(die)} (→ {7 - die.value})", emoji)
         label = f"{whose} {die_words(die)}"
@@ -433,14 +463,12 @@ class TroyesUI(GameUI):
             return _alone(f"die:{die.id}", label, emoji)
         chosen = _chosen(view, prompt)
         modifier = str(_context(prompt).get("modifier", "") or "")
-        if die.owner != seat:
-            prices = _context(prompt).get("prices")
-            place = prompt.options.index(action) if action in prompt.options else -1
-            if isinstance(prices, tuple) and 0 <= place < len(prices):
-                cost = int(prices[place])  # the engine's price, one per option
-            else:
-                cost = price_of(view, seat, die, chosen, modifier)
-            label += f" (buy: {count(cost, 'denier', 'deniers')})" if cost else " (free: Tithe)"
+        # The engine's price of the whole group once this die joins it (one per option).
+        group = stated(prompt, action, "prices")
+        if group != paid_so_far(prompt):
+            label += f" (the group costs {count(group, 'denier', 'deniers')})"
+        elif die.owner != seat:
+            label += " (free: Tithe)" if effect_of(modifier) == "tithe" else ""
         target = str(_context(prompt).get("target", ""))
         if target:
             label += die_outcome(view, seat, target, modifier, [*chosen, die], names)
@@ -449,7 +477,8 @@ class TroyesUI(GameUI):
     def _done(self, view: TroyesState, prompt: Prompt, names: Sequence[str]) -> Choice:
         context = _context(prompt)
         if prompt.kind == "flip":
-            return _alone("done", f"Turn them over ({board().const('flip_cost')} influence)", "🔃", Tone.MAIN)
+            pay = spend_words(prompt, Action("done")) or f"{board().const('flip_cost')} influence"
+            return _alone("done", f"Turn them over ({pay})", "🔃", Tone.MAIN)
         target = str(context.get("target", ""))
         if target:
             result = group_result(
@@ -460,15 +489,22 @@ class TroyesUI(GameUI):
                 _chosen(view, prompt),
                 names,
             )
-            return _alone("done", f"Done: {result}", "✅", Tone.GOOD)
+            pay = spend_words(prompt, Action("done"))
+            label = f"Done: {result}" + (f"; {pay}" if pay else "")
+            if len(label) > LABEL_ROOM:
+                # The price must show: the yield's details give way ("2 activations" stays).
+                label = f"Done: {result.split(':')[0]}" + (f"; {pay}" if pay else "")
+            return _alone("done", label, "✅", Tone.GOOD)
         return _alone("done", "Done", "✅", Tone.GOOD)
 
-    def _source(self, view: TroyesState, seat: int, source: str, names: Sequence[str]) -> Choice:
+    def _source(self, view: TroyesState, prompt: Prompt, source: str, names: Sequence[str]) -> Choice:
+        pay = spend_words(prompt, Action.of("source", s=source))
+        tail = f" ({pay})" if pay else ""
         parts = source.split(":")
         if source == "supply":
-            return _alone("source:supply", "From your supply", "🧍", Tone.MAIN)
+            return _alone("source:supply", f"From your supply{tail}", "🧍", Tone.MAIN)
         if source == "new":
-            return _alone("source:new", f"Buy one ({board().const('citizen_cost')} influence)", "🧍")
+            return _alone("source:new", f"Buy one{tail}", "🧍")
         if parts[0] == "b" and len(parts) == 3:
             label = f"Move your citizen from the {building_name(int(parts[1]))}, space {int(parts[2]) + 1}"
         elif parts[0] == "c" and len(parts) == 2:
@@ -477,7 +513,7 @@ class TroyesUI(GameUI):
             label = f"Your citizen lying on the {building_name(int(parts[1]))}"
         else:
             label = f"Citizen from {source}"
-        return _alone(f"source:{source}", label, "🧍")
+        return _alone(f"source:{source}", label + tail, "🧍")
 
     def _activations(self, view: TroyesState, prompt: Prompt, times: int) -> Choice:
         context = _context(prompt)
@@ -491,6 +527,9 @@ class TroyesUI(GameUI):
             label = f"{times}×: {activation_yield(view, prompt.seat, index, times)}"
         else:
             label = f"{times}×"
+        pay = spend_words(prompt, Action.of("activations", n=times))
+        if pay:
+            label += f"; in all: {pay}"
         return _alone(f"activations:{times}", label, None, Tone.GOOD if times > 1 else Tone.NORMAL)
 
     def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
@@ -523,7 +562,11 @@ class TroyesUI(GameUI):
             cube = f" with a {activities()[modifier].name} cube" if modifier in activities() else ""
             if chosen:
                 result = group_result(view, seat, target, modifier, chosen, names)
-                return f"{who}: dice for {place}{cube}. Chosen: {picked} ({result}). Add a die or finish."
+                paid = paid_so_far(prompt)
+                return (
+                    f"{who}: dice for {place}{cube}. Chosen: {picked} ({result});"
+                    f" the dice cost {count(paid, 'denier', 'deniers')} so far. Add a die or finish."
+                )
             money = view.players[seat].deniers
             price = count(board().const("die_price"), "denier", "deniers")
             return (

@@ -13,7 +13,7 @@ from engine.codec import JSON
 from engine.core import Action, Event, Prompt
 from engine.troyes import board as bd
 from engine.troyes import groups
-from engine.troyes.cards import activate, affordable, hire
+from engine.troyes.cards import ACTIVATION_PRICE, activate, activation_price, affordable, hire
 from engine.troyes.data import activities, board
 from engine.troyes.eventcards import place_cube
 from engine.troyes.flow import after_countering, next_counter, next_turn, roll_die, start_round
@@ -59,21 +59,71 @@ def current_prompt(state: TroyesState) -> Prompt | None:
             for s, owner in enumerate(state.buildings[b])
             if owner is None
         )
-        return Prompt(seat, "setup_place", options, default=options[0])
+        return _priced(Prompt(seat, "setup_place", options, default=options[0]), state, None)
     if not state.stack:
-        return _turn_menu(state, state.turn)
-    step = state.stack[-1]
-    return _STEP_PROMPTS[step.kind](state, step)
+        return _priced(_turn_menu(state, state.turn), state, None)
+    return step_prompt(state, state.stack[-1])
+
+
+def step_prompt(state: TroyesState, step: Step) -> Prompt:
+    """The prompt of a pending step, with what each option's click takes."""
+    return _priced(_STEP_PROMPTS[step.kind](state, step), state, step)
+
+
+Cost = tuple[int, int]
+"""Deniers and influence."""
+
+FREE: Cost = (0, 0)
+
+
+def _priced(prompt: Prompt, state: TroyesState, step: Step | None) -> Prompt:
+    """Add `spend_deniers` and `spend_influence`: what choosing each option takes from the seat now."""
+    costs = [click_cost(state, prompt.kind, step, o) for o in prompt.options]
+    context = (
+        *prompt.context,
+        ("spend_deniers", tuple(c[0] for c in costs)),
+        ("spend_influence", tuple(c[1] for c in costs)),
+    )
+    return replace(prompt, context=context)
+
+
+def click_cost(state: TroyesState, kind: str, step: Step | None, option: Action) -> Cost:
+    """Deniers and influence the seat pays at once when it chooses `option` (nothing is paid later)."""
+    if option == BACK:
+        return FREE
+    if kind == "turn" and option.kind == "citizen":
+        return (0, board().const("citizen_cost"))
+    if kind == "reroll":
+        return (0, board().const("reroll_cost"))
+    if kind == "flip" and option == DONE:
+        return (0, board().const("flip_cost"))
+    if step is None:
+        return FREE
+    if kind == "dice" and option == DONE:
+        return _plan_cost(state, *_plan(state, _after_group(state, step)))
+    if kind == "citizen_from":
+        return _plan_cost(state, *_plan(state, replace(step, source=str(option["s"]))))
+    if kind == "activations":
+        return action_cost(state, step, int(option["n"]))
+    return FREE
+
+
+def may_use_influence(state: TroyesState, kind: str) -> bool:
+    """Whether this kind of influence use is open: one kind only before an action or a black die.
+
+    The seed: "Gracz może skorzystać tylko z jednego rodzaju takiej czynności" (the player may use
+    only one kind of it), and a re-roll "można to wykonywać wielokrotnie" (may be repeated).
+    """
+    return state.influence_used in ("", kind)
 
 
 def _influence_options(state: TroyesState, seat: int) -> list[Action]:
     player = state.players[seat]
     has_dice = any(d.owner == seat for d in state.dice)
     options: list[Action] = []
-    if has_dice and player.influence >= board().const("reroll_cost"):
-        options.append(Action("reroll"))
-    if has_dice and player.influence >= board().const("flip_cost"):
-        options.append(Action("flip"))
+    for kind in ("reroll", "flip"):
+        if has_dice and player.influence >= board().const(f"{kind}_cost") and may_use_influence(state, kind):
+            options.append(Action(kind))
     return options
 
 
@@ -195,7 +245,7 @@ def distinct(dice: Sequence[Die]) -> list[Die]:
 
 def _turn_menu(state: TroyesState, seat: int) -> Prompt:
     options = [PASS, *_influence_options(state, seat)]
-    if can_get_citizen(state, seat):
+    if can_get_citizen(state, seat) and may_use_influence(state, "citizen"):
         options.append(Action("citizen"))
     targets = [f"card:{i}" for i in range(len(state.cards))]
     targets += ["cathedral", "building:0", "building:1", "building:2", "agriculture"]
@@ -276,25 +326,32 @@ def _dice_prompt(state: TroyesState, step: Step) -> Prompt:
     now = groups.yield_of(state, step.target, effect, chosen)
     if now >= 1:
         options.append(DONE)
-    # What a bought die would cost if the group ended with it: 2 deniers per die in the group.
-    each = board().const("die_price") * (len(chosen) + 1)
+    paid = group_price(seat, chosen, effect)
     context = (
         ("target", step.target),
         ("modifier", step.modifier),
         ("chosen", step.dice),
         ("total", groups.total(chosen, effect)),
         ("yield", now),
-        ("paid", sum(groups.price(seat, chosen, effect).values())),
-        # One price per option, "done" and "back" included (0: an own die, the Tithe, no die).
+        # The price of the dice chosen so far (2 deniers per bought die per die in the group).
+        ("paid", paid),
+        # One per option: what the group's dice will have cost in all once it is chosen ("done":
+        # the price so far; "back": 0). An own die raises it too when the group holds bought dice.
         (
             "prices",
             (
-                *(0 if d.owner == seat or effect == "tithe" else each for d in offered),
-                *[0] * (len(options) - len(offered) + 1),
+                *(group_price(seat, [*chosen, d], effect) for d in offered),
+                *[paid] * (len(options) - len(offered)),
+                0,
             ),
         ),
     )
     return Prompt(seat, "dice", (*options, BACK), default=BACK, context=context)
+
+
+def group_price(seat: int, dice: Sequence[Die], effect: str) -> int:
+    """Deniers a group's bought dice cost in all."""
+    return sum(groups.price(seat, dice, effect).values())
 
 
 def _source_prompt(state: TroyesState, step: Step) -> Prompt:
@@ -303,8 +360,8 @@ def _source_prompt(state: TroyesState, step: Step) -> Prompt:
     return Prompt(step.seat, "citizen_from", (*options, BACK), default=BACK, context=context)
 
 
-ASKED = frozenset({"artisan", "innkeeper", "journeyman", "troubadour", "diplomat", "procession", "joust"})
-"""Cards whose number of activations is asked: each one costs something, or may help others."""
+ASKED = frozenset({*ACTIVATION_PRICE, "procession"})
+"""Cards whose number of activations is asked: each one costs something, or may give others VP."""
 
 
 def activation_yield(effect: str, n: int) -> str:
@@ -317,7 +374,6 @@ def activation_yield(effect: str, n: int) -> str:
         "troubadour": f"pay {3 * n} influence, gain {2 * n} VP",
         "diplomat": f"pay {n} influence, put {cubes}",
         "procession": f"{2 * n} VP to each player with the most dice left",
-        "joust": f"{2 * n} VP to each player with the highest red total left",
     }[effect]
 
 
@@ -405,6 +461,18 @@ def only_way_forward(prompt: Prompt) -> Action | None:
     return forward[0] if len(forward) == 1 else None
 
 
+def costs_nothing(prompt: Prompt, option: Action) -> bool:
+    """Whether choosing `option` takes nothing now and does not raise the group's price."""
+    context = dict(prompt.context)
+    place = prompt.options.index(option)
+    for key in ("spend_deniers", "spend_influence"):
+        spent = context.get(key)
+        if isinstance(spent, tuple) and spent[place]:
+            return False
+    prices = context.get("prices")
+    return not (isinstance(prices, tuple) and prices[place] != context.get("paid", 0))
+
+
 # -- carrying a choice out -----------------------------------------------------------------
 
 
@@ -441,6 +509,7 @@ def _menu(state: TroyesState, seat: int, action: Action) -> list[Event]:
         player.pass_money += board().const("pass_deniers")
         return [Event("pass", {"seat": seat}), *next_turn(state)]
     if action.kind == "citizen":
+        state.influence_used = "citizen"
         player.influence -= board().const("citizen_cost")
         player.owned += 1
         player.supply += 1
@@ -488,9 +557,9 @@ def _step(state: TroyesState, seat: int, action: Action) -> list[Event]:
         if action != DONE:
             state.stack[-1] = replace(step, dice=(*step.dice, action["id"]))
             return []
-        return _after_dice(state, step)
+        return _go(state, *_plan(state, _after_group(state, step)))
     if kind is StepKind.SOURCE:
-        return _after_source(state, replace(step, source=action["s"]))
+        return _go(state, *_plan(state, replace(step, source=action["s"])))
     if kind is StepKind.ACTIVATIONS:
         state.stack.pop()
         return commit(state, step, action["n"])
@@ -512,15 +581,60 @@ def _step(state: TroyesState, seat: int, action: Action) -> list[Event]:
     raise AssertionError(f"unexpected step {kind}")
 
 
-def _after_dice(state: TroyesState, step: Step) -> list[Event]:
+def _after_group(state: TroyesState, step: Step) -> Step:
+    """The action once its group is chosen: the citizen's source settled when it has one way."""
     kind, index = groups.target_kind(step.target)
     if kind == "building":
         # §4.2: a building's citizen comes from the supply, or is bought: never a question.
-        return _after_source(state, replace(step, source=citizen_source(state, step.seat) or SUPPLY))
+        return replace(step, source=citizen_source(state, step.seat) or SUPPLY)
     if kind == "card" and not state.cards[index].has(step.seat):
-        state.stack[-1] = replace(step, kind=StepKind.SOURCE)
+        found = sources(state, step.seat, step.target)
+        if len(found) != 1:
+            return replace(step, kind=StepKind.SOURCE)
+        return replace(step, source=found[0])
+    return step
+
+
+def _plan(state: TroyesState, step: Step) -> tuple[Step, int]:
+    """The next question (and 0), or the action to carry out and its number of activations."""
+    if step.kind is StepKind.SOURCE and not step.source:
+        return step, 0
+    kind, index = groups.target_kind(step.target)
+    if kind != "card":
+        return step, 1
+    times = most_activations(state, step)
+    if times > 1 and activities()[state.cards[index].id].effect in ASKED:
+        return replace(step, kind=StepKind.ACTIVATIONS, count=times), 0
+    return step, times
+
+
+def _plan_cost(state: TroyesState, step: Step, times: int) -> Cost:
+    """What carrying out a plan takes now: nothing while a question is left."""
+    return action_cost(state, step, times) if times else FREE
+
+
+def action_cost(state: TroyesState, step: Step, times: int) -> Cost:
+    """Deniers and influence `commit` takes: bought dice, hire, a bought citizen, the activations."""
+    seat = step.seat
+    deniers = group_price(seat, dice_by_id(state, step.dice), _effect(step))
+    influence = board().const("citizen_cost") if step.source == BOUGHT else 0
+    kind, index = groups.target_kind(step.target)
+    if kind == "card":
+        if step.source:
+            deniers += groups.hire_cost(state, seat, step.target)
+        effect = activities()[state.cards[index].id].effect
+        more = activation_price(state, seat, effect, times, spend=(deniers, influence))
+        deniers, influence = deniers + more[0], influence + more[1]
+    return deniers, influence
+
+
+def _go(state: TroyesState, step: Step, times: int) -> list[Event]:
+    """Ask the plan's next question, or carry the action out."""
+    if not times:
+        state.stack[-1] = step
         return []
-    return _after_source(state, step)
+    state.stack.pop()
+    return commit(state, step, times)
 
 
 def most_activations(state: TroyesState, step: Step) -> int:
@@ -530,22 +644,11 @@ def most_activations(state: TroyesState, step: Step) -> int:
     most = groups.yield_of(state, step.target, _effect(step), dice)
     effect = activities()[state.cards[index].id].effect
     # Only the activations still payable once the dice, the hire and a new citizen are paid.
-    deniers = sum(groups.price(step.seat, dice, _effect(step)).values())
-    deniers += groups.hire_cost(state, step.seat, step.target)
+    deniers = group_price(step.seat, dice, _effect(step))
+    if step.source:
+        deniers += groups.hire_cost(state, step.seat, step.target)
     influence = board().const("citizen_cost") if step.source == BOUGHT else 0
     return max(1, affordable(state, step.seat, effect, most, spend=(deniers, influence)))
-
-
-def _after_source(state: TroyesState, step: Step) -> list[Event]:
-    kind, index = groups.target_kind(step.target)
-    times = 1
-    if kind == "card":
-        times = most_activations(state, step)
-        if times > 1 and activities()[state.cards[index].id].effect in ASKED:
-            state.stack[-1] = replace(step, kind=StepKind.ACTIVATIONS, count=times)
-            return []
-    state.stack.pop()
-    return commit(state, step, times)
 
 
 def leave_card(state: TroyesState, index: int, seat: int) -> None:
@@ -581,6 +684,7 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
     """Pay for and carry out a fully chosen action; the turn ends once its effects are settled."""
     seat = step.seat
     player = state.players[seat]
+    state.influence_used = ""
     effect = _effect(step)
     dice = dice_by_id(state, step.dice)
     kind, index = groups.target_kind(step.target)
@@ -590,7 +694,8 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
         player.deniers -= amount
         if owner != NEUTRAL:
             state.players[owner].deniers += amount
-        out.append(Event("bought", {"seat": seat, "from": owner, "deniers": amount}))
+        bought = sum(1 for d in dice if d.owner == owner)
+        out.append(Event("bought", {"seat": seat, "from": owner, "deniers": amount, "dice": bought}))
     if step.modifier:
         player.cubes[step.modifier] -= 1
         if not player.cubes[step.modifier]:
@@ -634,6 +739,7 @@ def commit(state: TroyesState, step: Step, times: int) -> list[Event]:
 
 def _reroll(state: TroyesState, seat: int, die_id: int) -> list[Event]:
     state.players[seat].influence -= board().const("reroll_cost")
+    state.influence_used = "reroll"
     state.dice = [roll_die(state, d) if d.id == die_id else d for d in state.dice]
     state.stack.pop()
     value = next(d.value for d in state.dice if d.id == die_id)
@@ -642,6 +748,7 @@ def _reroll(state: TroyesState, seat: int, die_id: int) -> list[Event]:
 
 def _flip(state: TroyesState, seat: int, ids: tuple[int, ...]) -> list[Event]:
     state.players[seat].influence -= board().const("flip_cost")
+    state.influence_used = "flip"
     state.dice = [
         Die(id=d.id, colour=d.colour, value=7 - d.value, owner=d.owner) if d.id in ids else d
         for d in state.dice
@@ -666,6 +773,7 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
         state.stack[-1] = replace(step, dice=chosen)
         return []
     beaten = state.black.pop(step.count)
+    state.influence_used = ""
     state.dice = [d for d in state.dice if d.id not in chosen]
     state.spent += len(chosen)
     got = gain_influence(state, seat, 1)
@@ -684,6 +792,7 @@ def _counter(state: TroyesState, step: Step, action: Action) -> list[Event]:
 
 def _concede(state: TroyesState, seat: int) -> list[Event]:
     beaten = state.black.pop(0)
+    state.influence_used = ""
     out = [Event("not_countered", {"seat": seat, "black": beaten})]
     out.append(gain_vp(state, seat, board().const("black_failure_vp"), "black die"))
     if not state.black:
@@ -715,9 +824,11 @@ def settle(state: TroyesState) -> list[Event]:
             else:
                 out += _concede(state, step.seat)
         else:
-            # A step with one way forward is taken without asking (going back is no choice).
-            only = only_way_forward(_STEP_PROMPTS[step.kind](state, step))
-            if only is None:
+            # A step with one way forward is taken without asking (going back is no choice),
+            # unless it costs something or adds to the group's price: money moves only on a click.
+            prompt = step_prompt(state, step)
+            only = only_way_forward(prompt)
+            if only is None or not costs_nothing(prompt, only):
                 break
             out += _step(state, step.seat, only)
     return out

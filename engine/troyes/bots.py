@@ -336,7 +336,8 @@ def _effect_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die
 
 
 def _race_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die]) -> float:
-    """Procession, Joust: 2 VP to each leader once the activation's dice are gone; rivals' gains cost."""
+    """Procession: 2 VP to each leader once the activation's dice are gone, rivals' gains cost;
+    Joust: 2 VP to the activator alone if they lead (ties included)."""
     gone = {d.id for d in spent}
     left = [d for d in view.dice if d.id not in gone]
     if effect == "procession":
@@ -349,6 +350,8 @@ def _race_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die])
         return -0.1
     leaders = [s for s in range(view.seats) if totals[s] == best]
     mine = 2.0 if seat in leaders else 0.0
+    if effect == "joust":
+        return mine - 0.1
     rivals = 2.0 * sum(1 for s in leaders if s != seat) / max(1, view.seats - 1)
     return mine - rivals - 0.1
 

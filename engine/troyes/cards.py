@@ -9,6 +9,15 @@ from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, S
 from engine.troyes.purse import gain_influence, gain_vp, pay_deniers
 from engine.troyes.state import Step, TroyesState
 
+ACTIVATION_PRICE: dict[str, tuple[int, int]] = {
+    "artisan": (0, 1),
+    "innkeeper": (1, 0),
+    "journeyman": (3, 0),
+    "troubadour": (0, 3),
+    "diplomat": (0, 1),
+}
+"""What one activation of an immediate card costs, in deniers and influence (rules §7.2)."""
+
 
 def affordable(
     state: TroyesState,
@@ -23,22 +32,26 @@ def affordable(
     `spend` is the deniers and influence the action costs before its effects (dice, hire).
     """
     player = state.players[seat]
-    per = {
-        "artisan": (0, 1),
-        "innkeeper": (1, 0),
-        "journeyman": (3, 0),
-        "troubadour": (0, 3),
-        "diplomat": (0, 1),
-    }
-    if effect not in per:
+    if effect not in ACTIVATION_PRICE:
         return wanted
-    deniers, influence = per[effect]
+    deniers, influence = ACTIVATION_PRICE[effect]
     limits = [wanted]
     if deniers:
         limits.append((player.deniers - spend[0]) // deniers)
     if influence:
         limits.append((player.influence - spend[1]) // influence)
     return min(limits)
+
+
+def activation_price(
+    state: TroyesState, seat: int, effect: str, times: int, *, spend: tuple[int, int] = (0, 0)
+) -> tuple[int, int]:
+    """Deniers and influence `times` activations take (only those the player can pay are paid)."""
+    per = ACTIVATION_PRICE.get(effect)
+    if per is None:
+        return (0, 0)
+    paying = max(0, affordable(state, seat, effect, times, spend=spend))
+    return (per[0] * paying, per[1] * paying)
 
 
 def hire(state: TroyesState, seat: int, index: int) -> Event:
@@ -66,10 +79,19 @@ def activate(state: TroyesState, seat: int, index: int, times: int) -> list[Even
         player.cubes[card.id] = player.cubes.get(card.id, 0) + times
         return out
     before = (player.deniers, player.influence)
+    paid = activation_price(state, seat, card.effect, times)
     out += _carry_out(state, seat, card.id, times)
     deniers, influence = player.deniers - before[0], player.influence - before[1]
-    if deniers or influence:
-        change = {"seat": seat, "card": card.id, "deniers": deniers, "influence": influence}
+    if deniers or influence or any(paid):
+        # Net changes, and what the activations cost (so the gains are net + paid).
+        change = {
+            "seat": seat,
+            "card": card.id,
+            "deniers": deniers,
+            "influence": influence,
+            "paid_deniers": paid[0],
+            "paid_influence": paid[1],
+        }
         out.insert(1, Event("card_yield", change))
     return out
 
@@ -128,12 +150,11 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
         if best >= 1:
             out += [gain_vp(state, s, 2, name) for s in range(state.seats) if counts[s] == best]
     elif effect == "joust":
-        # The card: "the players with the highest total of red dice left in their district gain
-        # 2 VP", whoever activated it (DATA.md); a total of 0 is no red dice, and wins nothing.
-        totals = [red_total(state, s) for s in range(state.seats)]
-        best = max(totals)
-        if best >= 1:
-            out += [gain_vp(state, s, 2, name) for s in range(state.seats) if totals[s] == best]
+        # English rulebook (DATA.md): only the activating player gains, if their red total (the
+        # activation's dice are gone already) is the highest, ties included; no red dice, no gain.
+        mine = red_total(state, seat)
+        if mine >= 1 and all(red_total(state, s) <= mine for s in range(state.seats)):
+            out.append(gain_vp(state, seat, 2, name))
     elif effect == "glassblower" and cathedral_cubes(state, seat) >= 2:
         out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2, name))
     elif effect == "hunting":

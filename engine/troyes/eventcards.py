@@ -153,13 +153,14 @@ def _levy(state: TroyesState, seat: int, effect: str, name: str) -> list[Event]:
 def neutral_enters(state: TroyesState, building: int, value: int) -> list[Event]:
     """A grey citizen enters by die value, unless all 8 are out or it would expel a protected colour."""
     if neutral_on_board(state) >= board().const("neutral_citizens") or state.neutral_supply <= 0:
-        return []
+        return [Event("neutral_stays", {"building": building, "value": value, "why": "none_left"})]
     spaces = row_for(building, value)
     full = all(state.buildings[building][s] is not None for s in spaces)
     last = state.buildings[building][spaces[-1]]
     if full and last in state.lying[building]:
         # Ruling: the protection of §4.2 (an already expelled colour) holds for events too.
-        return []
+        stays = {"building": building, "value": value, "why": "protected", "protected": last}
+        return [Event("neutral_stays", stays)]
     state.neutral_supply -= 1
     expelled = enter(state, building, value, NEUTRAL)
     return [Event("neutral_enters", {"building": building, "value": value, "expelled": expelled})]

@@ -73,6 +73,7 @@ def after_countering(state: TroyesState) -> list[Event]:
     """Open the action phase once every black die is gone."""
     state.phase = Phase.ACTIONS
     state.stack = []
+    state.influence_used = ""
     state.turn = state.start
     if not state.dice:
         return end_round(state)
@@ -81,11 +82,13 @@ def after_countering(state: TroyesState) -> list[Event]:
 
 def next_counter(state: TroyesState, after: int) -> None:
     """The next seat clockwise faces the highest remaining black die."""
+    state.influence_used = ""
     state.stack = [Step(kind=StepKind.COUNTER, seat=(after + 1) % state.seats)]
 
 
 def next_turn(state: TroyesState) -> list[Event]:
     """Hand the turn on clockwise, adding a denier to each passed player passed over."""
+    state.influence_used = ""
     if not state.dice or all(p.passed for p in state.players):
         return end_round(state)
     seat = state.turn
@@ -102,7 +105,9 @@ def next_turn(state: TroyesState) -> list[Event]:
 def end_round(state: TroyesState) -> list[Event]:
     """Phase 5: pass money, expelled citizens home, dice back, start player moves on."""
     out = [Event("round_end", {"round": state.round})]
-    for player in state.players:
+    for seat, player in enumerate(state.players):
+        if player.pass_money:
+            out.append(Event("pass_money", {"seat": seat, "deniers": player.pass_money}))
         player.deniers += player.pass_money
         player.pass_money = 0
     for lying in state.lying:

@@ -137,6 +137,9 @@ class TroyesState(GameState):
     placement_order: list[int] = field(default_factory=list)
     """Seats still to place a setup citizen, in order."""
     stack: list[Step] = field(default_factory=list)
+    influence_used: str = ""
+    """The one kind of influence use ("reroll", "flip", "citizen") taken before the coming action
+    or black die, "" while none was (seed: "tylko z jednego rodzaju takiej czynności")."""
 
     def copy(self) -> TroyesState:
         """A fast deep copy (dice and steps are immutable and shared)."""
@@ -170,4 +173,5 @@ class TroyesState(GameState):
             black=list(self.black),
             placement_order=list(self.placement_order),
             stack=list(self.stack),
+            influence_used=self.influence_used,
         )

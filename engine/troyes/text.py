@@ -8,6 +8,7 @@ from typing import Any
 from engine.core import Event, player_name
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import NEUTRAL
+from engine.words import count
 
 
 def who(seat: Any, names: Sequence[str] | None = None) -> str:
@@ -47,12 +48,32 @@ def _dice(dice: Any) -> str:
 
 def deniers(n: Any) -> str:
     """'1 denier', '3 deniers'."""
-    return f"{n} denier" if int(n) == 1 else f"{n} deniers"
+    return count(int(n), "denier", "deniers")
+
+
+def article(word: Any) -> str:
+    """ "a" or "an" before a word or a number, by its sound ("an Apprenticeship", "an 8")."""
+    text = str(word)
+    if text[:1].isdigit():
+        # "an 8", "an 11", "an 18"; numbers are small here (die values, totals).
+        sounds_vowel = text.startswith("8") or text in ("11", "18")
+    else:
+        sounds_vowel = text[:1].lower() in "aeiou"
+    return "an" if sounds_vowel else "a"
+
+
+def a(word: Any) -> str:
+    """The word with its indefinite article: "a Monk", "an Apprenticeship", "a 5"."""
+    return f"{article(word)} {word}"
+
+
+def _die_or_dice(values: Any) -> str:
+    return "die" if len(values) == 1 else "dice"
 
 
 def times(n: Any) -> str:
     """'once', 'twice', 'N times'."""
-    return {1: "once", 2: "twice"}.get(int(n), f"{n} times")
+    return {1: "once", 2: "twice"}.get(int(n)) or count(int(n), "time", "times")
 
 
 def citizen_from(d: Mapping[str, Any]) -> str:
@@ -124,18 +145,30 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
             + f" from {name(d['seat'])}"
             + ("." if d["paid"] == d["due"] else f" of the {d['due']} due.")
         ),
-        "workforce": lambda: f"Workforce rolled: {len(d['dice'])} dice.",
+        "workforce": lambda: f"Workforce rolled: {count(len(d['dice']), 'die', 'dice')}.",
         "event_revealed": lambda: f"Event revealed: {card_name(d['event'])}.",
-        "event_roll": lambda: f"{d['event']} rolls a {d['value']}.",
+        "event_roll": lambda: f"{d['event']} rolls {a(d['value'])}.",
+        "neutral_stays": lambda: (
+            f"No neutral citizen enters the {building(d['building'])}: "
+            + (
+                "all of them are already on the board."
+                if d["why"] == "none_left"
+                else f"it would expel a citizen of {name(d['protected'])}, whose colour already lies there."
+            )
+        ),
         "neutral_enters": lambda: (
-            f"A neutral citizen enters the {building(d['building'])} with a {d['value']}"
+            f"A neutral citizen enters the {building(d['building'])} with {a(d['value'])}"
             + ("." if d["expelled"] is None else f", expelling a citizen of {name(d['expelled'])}.")
         ),
         "cathedral_grey": lambda: f"A grey cube is built in cathedral column {d['column']}.",
         "cathedral_removed": lambda: (
             f"The cube of {name(d['seat'])} in cathedral column {d['column']} is removed."
         ),
-        "black_dice": lambda: f"Black dice rolled: {', '.join(str(v) for v in d['values'])}.",
+        "black_dice": lambda: (
+            "No black dice are rolled."
+            if not d["values"]
+            else f"Black {_die_or_dice(d['values'])} rolled: {', '.join(str(v) for v in d['values'])}."
+        ),
         "countered": lambda: (
             f"{name(d['seat'])} counters a black {d['black']} with {_countering_dice(d['dice'])}: "
             + f"strength {d['strength']}{gained(d)}."
@@ -144,13 +177,22 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         "actions": lambda: f"Actions begin with {name(d['seat'])}.",
         "pass": lambda: f"{name(d['seat'])} passes.",
         "new_citizen": lambda: f"{name(d['seat'])} spends 2 influence on a new citizen.",
-        "reroll": lambda: f"{name(d['seat'])} spends 1 influence to re-roll a die: {d['value']}.",
-        "flip": lambda: f"{name(d['seat'])} spends 4 influence to turn {len(d['dice'])} dice over.",
-        "bought": lambda: f"{name(d['seat'])} pays {deniers(d['deniers'])} for dice of {name(d['from'])}.",
+        "reroll": lambda: f"{name(d['seat'])} spends 1 influence to re-roll a die and rolls {a(d['value'])}.",
+        "flip": lambda: (
+            f"{name(d['seat'])} spends 4 influence to turn {count(len(d['dice']), 'die', 'dice')} over."
+        ),
+        "bought": lambda: (
+            f"{name(d['seat'])} pays {deniers(d['deniers'])} for "
+            + (
+                f"{count(d['dice'], 'die', 'dice')} of {name(d['from'])}."
+                if "dice" in d
+                else f"dice of {name(d['from'])}."
+            )
+        ),
         "dice_used": lambda: (
             f"{name(d['seat'])} uses {_dice(d['dice'])} on "
             + (card_name(d["card"]) if d["card"] else target_name(d["target"]))
-            + (f" with a {card_name(d['modifier'])} cube." if d["modifier"] else ".")
+            + (f" with {a(card_name(d['modifier']))} cube." if d["modifier"] else ".")
         ),
         "tradesman": lambda: (
             f"{name(d['seat'])} pays {deniers(d['cost'])} and puts {citizen_from(d)} on "
@@ -160,7 +202,10 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         "activate": lambda: f"{name(d['seat'])} activates {card_name(d['card'])} {times(d['times'])}.",
         "card_yield": lambda: f"{name(d['seat'])} {_changes(d)} ({card_name(d['card'])}).",
         "tax": lambda: _tax(d, name(d["seat"]), name(d["from"])),
-        "archer_roll": lambda: f"The Archer of {name(d['seat'])} rolls a {d['value']}.",
+        "archer_roll": lambda: (
+            f"The Archer of {name(d['seat'])} rolls {a(d['value'])}"
+            + (": a cube goes on an event." if int(d["value"]) >= 3 else ": no cube.")
+        ),
         "event_cube": lambda: f"{name(d['seat'])} puts a cube on {card_name(d['event'])}{gained(d)}.",
         "event_countered": lambda: f"{card_name(d['event'])} is countered.",
         "event_taken": lambda: (
@@ -170,8 +215,8 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
         ),
         "cathedral_cube": lambda: f"{name(d['seat'])} builds in cathedral column {d['column']}{gained(d)}.",
         "citizen_placed": lambda: (
-            f"{name(d['seat'])} places {citizen_from(d)} in the {building(d['building'])} with a "
-            + f"{d['value']}"
+            f"{name(d['seat'])} places {citizen_from(d)} in the {building(d['building'])} with "
+            + a(d["value"])
             + ("." if d["expelled"] is None else f", expelling a citizen of {name(d['expelled'])}.")
         ),
         "agriculture": lambda: f"{name(d['seat'])} farms for {deniers(d['deniers'])}.",
@@ -180,9 +225,17 @@ def describe(event: Event, names: Sequence[str] | None = None) -> str:
             f"{name(d['seat'])} places a citizen in the {building(d['building'])}, " + f"space {d['space']}."
         ),
         "round_end": lambda: f"Round {d['round']} ends.",
+        "pass_money": lambda: f"{name(d['seat'])} collects {deniers(d['deniers'])} of pass money.",
         "game_over": lambda: "The game is over.",
         "undo": lambda: f"{name(d['seat'])} takes back a move.",
     }
-    if kind in simple:
-        return simple[kind]()
-    return kind
+    if kind not in simple:
+        return kind
+    return sentence(simple[kind](), names)
+
+
+def sentence(line: str, names: Sequence[str] | None) -> str:
+    """The line with a capital first letter, unless it starts with a player's own name as written."""
+    if names and any(line.startswith(n) for n in names if n):
+        return line
+    return line[:1].upper() + line[1:]

@@ -15,7 +15,7 @@ from PIL import Image
 
 import renderers
 from cogs.games import get_ui
-from cogs.games.troyes import RULES_TEXT, find_die, price_of
+from cogs.games.troyes import RULES_TEXT, find_die
 from cogs.platform import ids, presenter
 from cogs.platform.layout import main_entries
 from engine.core import Action, Prompt
@@ -66,12 +66,14 @@ def test_every_troyes_prompt_fits_discord_and_takes_one_click(players: int) -> N
         assert len(set(labels)) == len(labels), f"two options read the same: {labels}"
         assert all(len(label) <= 80 for label in labels), "labels fit without a cut"
         if prompt.kind == "dice":
+            # The label prints the engine's price of the group once the die joins it, nothing else.
             context = dict(prompt.context)
-            chosen = [d for d in view.dice if d.id in context["chosen"]]
-            for action, price in zip(prompt.options, context["prices"], strict=True):
+            for action, price, label in zip(prompt.options, context["prices"], labels, strict=True):
                 die = find_die(view, action["id"]) if action.kind == "die" else None
-                if die is not None and die.owner != prompt.seat:
-                    assert price_of(view, prompt.seat, die, chosen, str(context["modifier"])) == price
+                if die is not None and price != context["paid"]:
+                    assert f"(the group costs {price} deniers)" in label, label
+                elif die is not None:
+                    assert "costs" not in label, label
         question = ui.question(view, prompt, NAMES)
         assert "your move" not in question, f"{prompt.kind} has its own question"
         checked += 1
@@ -92,9 +94,10 @@ def test_labels_say_what_a_choice_costs_and_gives() -> None:
         r"^[A-Z][\w ]+: (red|white|yellow|any colour), divide by \d, (hire \d deniers|your tradesman)$"
     )
     assert any(card.match(label) for label in seen["turn/target"]), seen["turn/target"]
-    assert any("(buy: 4 deniers)" in label for label in seen["dice/die"])
-    assert any("'s " in label and "(buy: 2 deniers)" in label for label in seen["dice/die"])
+    assert any("(the group costs 8 deniers)" in label for label in seen["dice/die"])
+    assert any("'s " in label and "(the group costs 2 deniers)" in label for label in seen["dice/die"])
     assert any(label.startswith("Done: ") and "activation" in label for label in seen["dice/done"])
+    assert any(label.startswith("Done: ") and "; pay " in label for label in seen["dice/done"])
     assert any("(counts " in label for label in seen["counter/die"]), "red dice count double"
     assert not any("?" in label or "None" in label for labels in seen.values() for label in labels)
 
@@ -303,3 +306,28 @@ async def test_a_turn_clock_plays_the_default_of_a_troyes_prompt(world: Harness)
     now = await table_of(world)
     assert now.version > table.version
     assert any("Time ran out for" in m.content for m in world.thread().history())
+
+
+def test_a_group_s_price_shows_on_its_dice_its_done_and_the_question() -> None:
+    """Issue 32: each die states the group's price once it joins, done what the click pays, and
+    the question the price so far; the cog prints the engine's figures."""
+    from engine.troyes import RULES
+    from tests.engine.troyes.helpers import DONE, W, Y, add_dice, die, table, target
+
+    ui = get_ui("troyes")
+    state = table(3)
+    add_dice(state, 2, W, 1)
+    (one,) = add_dice(state, 1, Y, 1)
+    (three,) = add_dice(state, 2, Y, 3)
+    for action in (target("agriculture"), die(one)):
+        state = RULES.apply(state, 0, action).state
+    (prompt,) = RULES.prompts(state)
+    view = RULES.view(state, None)
+    assert ui.choice(view, prompt, die(three), NAMES).single_label == (
+        "Carol's yellow 3 (the group costs 8 deniers) → +2 deniers"
+    )
+    assert "the dice cost 2 deniers so far" in ui.question(view, prompt, NAMES)
+    state = RULES.apply(state, 0, die(three)).state
+    (prompt,) = RULES.prompts(state)
+    label = ui.choice(RULES.view(state, None), prompt, DONE, NAMES).single_label
+    assert label == "Done: +2 deniers; pay 8 deniers"

@@ -9,7 +9,7 @@ from engine.troyes.bots import plan_value
 from engine.troyes.hard import SearchBot, determinize, evaluate, shortlist
 from engine.troyes.kinds import HIDDEN, Phase, StepKind
 from engine.troyes.state import Die, Step
-from tests.engine.troyes.helpers import W, Y, add_dice, table, target
+from tests.engine.troyes.helpers import R, W, Y, add_dice, table, target
 
 PROCESSION = "W3b"
 
@@ -65,7 +65,10 @@ def test_a_flip_counters_a_black_die_a_reroll_would_rarely_beat() -> None:
     state = countering(5, 1, influence=4)
     assert choose(state) == Action("flip")
     state = RULES.apply(state, 0, Action("flip")).state
-    # One die: the engine flips it to 6 and counters the 5 with it, no question left to ask.
+    # One die, chosen alone; turning it over costs 4 influence, so that click is the bot's.
+    assert choose(state) == Action("done")
+    state = RULES.apply(state, 0, Action("done")).state
+    # The 6 then counters the 5 alone: the only way forward, and it costs nothing.
     assert state.black == [] and state.players[0].vp == 5
     assert state.players[0].influence == 1, "4 paid for the flip, 1 gained by countering"
 
@@ -151,3 +154,15 @@ def test_the_hard_bot_out_of_time_plays_the_normal_choice() -> None:
 def test_a_hard_bot_finishes_a_game_with_legal_moves() -> None:
     (state,) = self_play(range(1), "hard")
     assert state.phase is Phase.OVER
+
+
+def test_a_joust_tied_for_the_lead_is_worth_its_2_vp_to_the_bot() -> None:
+    """Only the activator gains now (issue 32): a rival tied for the lead takes nothing from it."""
+    state = table(2, cards=("R3b",))
+    state.cards[0].spaces[0] = 0
+    (four,) = add_dice(state, 0, R, 4)
+    add_dice(state, 0, R, 5)
+    add_dice(state, 1, R, 5)
+    view = RULES.view(state, 0)
+    value = plan_value(view, 0, "card:0", "", [d for d in view.dice if d.id == four])
+    assert value > 1.0, value

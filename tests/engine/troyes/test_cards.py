@@ -324,8 +324,10 @@ def test_hiring_costs_the_card_price_takes_the_first_free_space_and_must_activat
     assert target("card:0") not in options(state), "no group can activate it"
     (ok,) = add_dice(state, 0, Y, 3)
     state = play(state, 0, target("card:0"), die(low))
-    assert DONE not in options(state), "a new tradesman must activate at least once"
-    state = play(state, 0, die(ok), DONE, Action.of("source", s="supply"))
+    # The 1 alone activates nothing: the 3, the one die that completes the group, joins alone.
+    (prompt,) = RULES.prompts(state)
+    assert dict(prompt.context)["chosen"] == (low, ok)
+    state = play(state, 0, DONE)
     assert state.cards[0].spaces == [0, None]
     assert state.players[0].deniers == 10 - activities()["Y1b"].cost + 2 and state.players[0].supply == 2
 
@@ -361,24 +363,40 @@ def test_every_card_has_its_data() -> None:
         RULES.apply(ready("Y1b"), 1, Action("pass"))
 
 
-def test_joust_rewards_the_highest_red_total_whoever_activated() -> None:
-    """The card: "The players with the highest total of red dice left in their district gain 2 VP."
-
-    Ruling (DATA.md): the activating player need not be among them.
-    """
-    state = ready("R3b")
-    add_dice(state, 0, R, 2)
-    add_dice(state, 1, R, 6)
-    state = run(state, "R3b", 1)
-    assert (state.players[0].vp, state.players[1].vp) == (0, 2)
+def joust(reds: dict[int, list[int]], times: int = 1) -> TroyesState:
+    """Seat 0 activates the Joust `times` times in a 3-player game; `reds`: red dice left per owner."""
+    state = ready("R3b", seats=3)
+    for owner, values in reds.items():
+        add_dice(state, owner, R, *values)
+    return run(state, "R3b", times)
 
 
-def test_joust_tied_highest_players_all_gain() -> None:
-    state = ready("R3b")
-    add_dice(state, 0, R, 5)
-    add_dice(state, 1, R, 5)
-    state = run(state, "R3b", 1)
-    assert (state.players[0].vp, state.players[1].vp) == (2, 2)
+def vps(state: TroyesState) -> tuple[int, ...]:
+    """Every seat's VP."""
+    return tuple(p.vp for p in state.players)
+
+
+def test_joust_gives_the_activator_2_vp_per_activation_when_their_red_total_is_highest() -> None:
+    """English rulebook: "gain 2 VP if the total of red dice in your district ... is higher"."""
+    # Neutral red dice are no player's district: the grey 6 does not count.
+    assert vps(joust({0: [5], 1: [3], 2: [2], NEUTRAL: [6]})) == (2, 0, 0)
+    assert vps(joust({0: [5], 1: [3]}, times=2)) == (4, 0, 0)
+
+
+def test_joust_tied_for_highest_the_activator_still_gains_and_nobody_else() -> None:
+    assert vps(joust({0: [5], 1: [2, 3], 2: [1]})) == (2, 0, 0)
+
+
+def test_joust_gives_nothing_when_another_player_has_more_red() -> None:
+    """The card once paid the leader whoever activated it; now only the activator may gain."""
+    assert vps(joust({0: [2], 1: [6]})) == (0, 0, 0)
+
+
+def test_joust_counts_the_red_dice_left_after_the_activation() -> None:
+    # The activation's 4 is gone: seat 0 has 1 left against seat 1's 3.
+    assert vps(joust({0: [1], 1: [3]})) == (0, 0, 0)
+    # With no red dice left anywhere there is no total to be highest with.
+    assert vps(joust({})) == (0, 0, 0)
 
 
 def test_activations_offered_are_those_still_payable_after_the_hire() -> None:

@@ -12,7 +12,7 @@ from engine.troyes.data import board, events
 from engine.troyes.eventcards import apply_effects, draw_events, place_cube, rewards
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, Phase
 from engine.troyes.state import EventSlot
-from tests.engine.troyes.helpers import R, W, Y, add_dice, die, options, play, table, target
+from tests.engine.troyes.helpers import DONE, R, W, Y, add_dice, die, options, play, table, target
 
 
 def effects_of(card_id: str, seats: int = 2):  # type: ignore[no-untyped-def]
@@ -236,10 +236,13 @@ def test_an_extra_black_die_may_be_given_up_before_any_die_is_chosen() -> None:
 def test_influence_may_be_spent_before_countering() -> None:
     state = countering([6])
     (white,) = add_dice(state, 0, W, 1)
-    state = play(state, 0, Action("flip"))  # the only die, turned at once
-    assert state.players[0].influence == 1 and state.dice[0].value == 6
-    state = play(state, 0, die(white))
-    assert state.black == [] and state.players[0].influence == 2
+    state = play(state, 0, Action("flip"))  # the only die is chosen alone, the 4 influence are not
+    assert state.players[0].influence == 5 and state.dice[0].value == 1
+    # The 6 then beats the 6 by itself: with the flip taken, no other kind of influence use is
+    # open (seed), so countering with that die is the one way forward, and it costs nothing.
+    state = play(state, 0, DONE)
+    assert all(d.id != white for d in state.dice)
+    assert state.black == [] and state.players[0].influence == 2, "5 - 4 for the flip + 1 for the black die"
 
 
 def test_event_row_data_is_consistent() -> None:

@@ -13,7 +13,20 @@ from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Phase
 from engine.troyes.scoring import breakdown, character_vp
 from engine.troyes.setup import snake
 from engine.troyes.state import Die
-from tests.engine.troyes.helpers import PASS, R, W, Y, add_dice, die, options, play, spare, table, target
+from tests.engine.troyes.helpers import (
+    DONE,
+    PASS,
+    R,
+    W,
+    Y,
+    add_dice,
+    die,
+    options,
+    play,
+    spare,
+    table,
+    target,
+)
 
 
 @pytest.mark.parametrize(
@@ -140,13 +153,18 @@ def test_pass_gives_2_deniers_then_1_each_time_the_turn_comes_round() -> None:
 def test_influence_reroll_flip_and_new_citizen() -> None:
     state = table(2)
     spare(state)
-    add_dice(state, 0, W, 2)
-    # One own die: flipping and re-rolling take it without asking which.
+    (own,) = add_dice(state, 0, W, 2)
+    # One own die: flipping takes it without asking which, but the click that pays is asked.
     state = play(state, 0, Action("flip"))
+    assert state.dice[-1].value == 2 and state.players[0].influence == 5
+    state = play(state, 0, DONE)
     assert state.dice[-1].value == 5 and state.players[0].influence == 1
-    state = play(state, 0, Action("reroll"))
+    # The seed: one kind of influence use before an action; a flip taken, no re-roll now.
+    assert Action("reroll") not in options(state) and state.turn == 0
+    state.influence_used = ""
+    state = play(state, 0, Action("reroll"), die(own))
     assert state.players[0].influence == 0 and state.turn == 0
-    state.players[0].influence = 2
+    state.players[0].influence, state.influence_used = 2, ""
     state = play(state, 0, Action("citizen"))
     assert state.players[0].supply == 4 and state.players[0].owned == 7
 

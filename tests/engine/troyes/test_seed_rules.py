@@ -12,6 +12,7 @@ from engine.troyes.kinds import NEUTRAL, PALACE, Phase
 from engine.troyes.state import TroyesState
 from tests.engine.troyes.helpers import (
     BACK,
+    DONE,
     R,
     W,
     Y,
@@ -51,7 +52,10 @@ def test_with_an_empty_supply_the_citizen_is_bought_for_2_influence_and_logged()
     spare(state)
     state.players[0].supply = 0
     add_dice(state, 0, R, 4)
-    transition = RULES.apply(state, 0, target("building:0"))
+    state = RULES.apply(state, 0, target("building:0")).state
+    (prompt,) = RULES.prompts(state)
+    assert dict(prompt.context)["spend_influence"] == (2, 0), "done states the 2 influence, back nothing"
+    transition = RULES.apply(state, 0, DONE)
     after = transition.state
     assert after.buildings[PALACE][3] == 0
     assert after.players[0].influence == 3 and after.players[0].owned == 7 and after.players[0].supply == 0
@@ -84,7 +88,7 @@ def test_a_tradesman_moves_only_to_another_activity_card() -> None:
     add_dice(state, 0, R, 4)
     (yellow,) = add_dice(state, 0, Y, 6)
     assert target("building:0") not in options(state), "not into a building"
-    state = play(state, 0, target("card:0"))  # the one source: the tradesman of card 1
+    state = play(state, 0, target("card:0"), DONE)  # the one source: the tradesman of card 1
     assert state.cards[0].spaces[0] == 0 and not state.cards[1].has(0)
     assert all(d.id != yellow for d in state.dice)
 
@@ -139,7 +143,7 @@ def test_the_tradesmen_behind_move_up_when_one_leaves_a_card() -> None:
     state.players[0].supply = 0
     state.players[0].influence = 0
     add_dice(state, 0, Y, 6)
-    state = play(state, 0, target("card:0"))
+    state = play(state, 0, target("card:0"), DONE)
     assert state.cards[1].spaces == [1, 2] and state.cards[1].extra == []
     assert state.cards[0].spaces[0] == 0
 
