@@ -35,9 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogs.games import tomatoes
 from cogs.platform import layout
-from cogs.platform.ids import ActRef, GroupRef, MainRef, parse, parse_value
+from cogs.platform.ids import ActRef, GroupRef, MainRef
 from engine.core import Prompt
 from engine.tomatoes import RULES, TomatoState
+from tests.cogs.screens import Item, reads, screen_items
 
 TABLE = 1
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
@@ -59,38 +60,6 @@ class Tally:
     longest: str = ""
     long_labels: int = 0
     labels: int = 0
-
-
-@dataclass(frozen=True)
-class Item:
-    """One clickable thing of a screen."""
-
-    ref: Any
-    label: str
-    select: int | None
-    """Which select of the screen holds it (None: a button)."""
-
-
-def items(rows: list[Any]) -> list[Item]:
-    """Every button and select option of a screen, with what it refers to."""
-    found = []
-    for slot, row in enumerate(rows):
-        if isinstance(row, layout.SelectSpec):
-            pick = parse(row.custom_id)
-            assert pick is not None
-            for option in row.options:
-                found.append(Item(parse_value(TABLE, pick.version, option.value), option.label, slot))
-        else:
-            found += [Item(parse(button.custom_id), button.label, None) for button in row]
-    return found
-
-
-def read_count(screen: list[Item], used: Item) -> int:
-    """Components read on a screen: its buttons, and the options of the select clicked in."""
-    buttons = sum(1 for item in screen if item.select is None)
-    selects = {item.select for item in screen if item.select is not None}
-    options = sum(1 for item in screen if item.select is not None and item.select == used.select)
-    return buttons + options + len(selects - {used.select})
 
 
 def note_labels(tally: Tally, screen: list[Item], limit: int) -> None:
@@ -124,7 +93,7 @@ def click_through(
     screens: list[int] = []
     in_group = False
     for clicks in range(1, 21):
-        screen = items(rows)
+        screen = screen_items(rows, TABLE)
         note_labels(tally, screen, limit)
         hit = next((it for it in screen if isinstance(it.ref, ActRef) and it.ref.index == index), None)
         if hit is None:
@@ -134,7 +103,7 @@ def click_through(
         # In the group already, its pages turn with "More"; on the first step the group opens.
         step = hit or (more if in_group else next(opens, None)) or more
         assert step is not None, f"no way to option {index}"
-        counted = read_count(screen, step)
+        counted = reads(screen, step)
         read += counted
         screens.append(counted)
         tally.all_screens.append(counted)

@@ -14,14 +14,13 @@ With --ref, the same count also runs on the engine of that git ref (exported wit
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+from refs import engine_measure_on
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,18 +99,7 @@ def measure(games: int) -> dict[str, Any]:
 
 def measure_ref(ref: str, games: int) -> dict[str, Any]:
     """Run `measure` on the engine of a git ref, in a fresh process."""
-    with tempfile.TemporaryDirectory() as tmp:
-        command = ["git", "-C", str(ROOT), "archive", ref, "engine"]
-        archive = subprocess.run(command, check=True, capture_output=True)
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        code = (
-            f"import sys, json; sys.path.insert(0, {tmp!r}); sys.path.insert(1, {str(ROOT / 'bench')!r}); "
-            f"import bench_troyes_clicks as b; print(json.dumps(b.measure({games})))"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=tmp
-        )
-    result: dict[str, Any] = json.loads(done.stdout)
+    result: dict[str, Any] = engine_measure_on(ref, "bench_troyes_clicks", f"measure({games})")
     return result
 
 

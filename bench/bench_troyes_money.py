@@ -16,12 +16,11 @@ With --ref, the same count also runs on the engine of that git ref (exported wit
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from refs import engine_measure_on
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,19 +77,8 @@ def measure(games: int, seats: int, bot: str) -> dict[str, int]:
 
 def measure_ref(ref: str, games: int, seats: int, bot: str) -> dict[str, int]:
     """Run `measure` on the engine of a git ref, in a fresh process."""
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", ref, "engine"], check=True, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        code = (
-            f"import sys, json; sys.path.insert(0, {tmp!r}); sys.path.insert(1, {str(ROOT / 'bench')!r}); "
-            f"import bench_troyes_money as b; print(json.dumps(b.measure({games}, {seats}, {bot!r})))"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=tmp
-        )
-    result: dict[str, int] = json.loads(done.stdout)
+    call = f"measure({games}, {seats}, {bot!r})"
+    result: dict[str, int] = engine_measure_on(ref, "bench_troyes_money", call)
     return result
 
 

@@ -55,3 +55,23 @@ def measure_on(ref: str, module: str, argv: list[str]) -> Any:
             [sys.executable, "-c", code, *argv], check=True, capture_output=True, text=True, cwd=tree
         )
     return json.loads(done.stdout.splitlines()[-1])
+
+
+def engine_measure_on(ref: str, module: str, call: str) -> Any:
+    """`module.<call>` (a call on engine code only, e.g. "measure(20)") run on `ref`'s engine: its JSON.
+
+    Only engine/ is taken from `ref` (git archive), so benches that need nothing else skip a worktree.
+    """
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "engine"], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        code = (
+            f"import sys, json; sys.path[:0] = [{tmp!r}, {str(HERE)!r}]; "
+            f"import {module} as b; print(json.dumps(b.{call}))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=tmp
+        )
+    return json.loads(done.stdout.splitlines()[-1])

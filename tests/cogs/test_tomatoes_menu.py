@@ -2,49 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from cogs.games import get_ui
-from cogs.platform.ids import ActRef, GroupRef, parse, parse_value
+from cogs.platform.ids import ActRef, GroupRef
 from cogs.platform.layout import SelectSpec, group_rows, groups_of, main_rows
 from engine.core import Prompt
 from engine.games import get_rules
 from engine.tomatoes.state import TomatoState
+from tests.cogs.screens import Item, reads, screen_items
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 BUDGET = 10
 """Issue 33: at most 10 components to read to place a die, no label over 40 characters."""
-
-
-@dataclass(frozen=True)
-class Item:
-    """A button, or an option of a select (`select`: the select's row)."""
-
-    ref: Any
-    label: str
-    select: int | None
-
-
-def screen_items(rows: list[Any]) -> list[Item]:
-    """Every clickable thing of a screen."""
-    found = []
-    for slot, row in enumerate(rows):
-        if isinstance(row, SelectSpec):
-            pick = parse(row.custom_id)
-            assert pick is not None
-            found += [Item(parse_value(1, pick.version, o.value), o.label, slot) for o in row.options]
-        else:
-            found += [Item(parse(b.custom_id), b.label, None) for b in row]
-    return found
-
-
-def reads(screen: list[Item], used: Item) -> int:
-    """Components read: buttons, closed selects as one, the options of the select clicked in."""
-    buttons = sum(1 for i in screen if i.select is None)
-    selects = {i.select for i in screen if i.select is not None}
-    opened = sum(1 for i in screen if i.select is not None and i.select == used.select)
-    return buttons + opened + len(selects - {used.select})
 
 
 def reach(state: TomatoState, prompt: Prompt, index: int) -> list[tuple[int, list[Item]]]:
