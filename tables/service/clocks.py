@@ -63,6 +63,7 @@ class Clocks:
         return fired
 
     async def _fire(self, table_id: int, deadline: Deadline, now: float) -> bool:
+        """Fire one due clock if it is still armed and due; True if it did something."""
         async with self.core.lock(table_id):
             try:
                 table = await self.core.load(table_id)
@@ -149,6 +150,7 @@ class Clocks:
         return True
 
     async def _clock_loop(self) -> None:
+        """Fire due clocks until the service closes, waking for the next one (`poll_interval` at most)."""
         while not self.core.closed:
             delay = self.core.poll_interval
             try:

@@ -189,6 +189,7 @@ class TableCore:
         return table.rules.encode(table.state)
 
     def _forget(self, table_id: int) -> None:
+        """Drop a table from the cache (a failed or stale write: the database is read again)."""
         self._cache.pop(table_id, None)
         self._snapshots.pop(table_id, None)
 
@@ -224,5 +225,6 @@ class TableCore:
 
 
 def _wake(waker: asyncio.Future[None]) -> None:
+    """End a sleep."""
     if not waker.done():
         waker.set_result(None)

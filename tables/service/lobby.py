@@ -222,11 +222,13 @@ class Lobby:
 
 
 def _require_host(table: Table, user_id: int) -> None:
+    """NotHost unless `user_id` hosts the table."""
     if user_id != table.host_id:
         raise NotHost()
 
 
 def _check_start(table: Table, user_id: int) -> None:
+    """Refuse a start by anyone but the host, or with too few seats taken."""
     _require_host(table, user_id)
     rules = table.rules
     if len(table.seats) < rules.min_players:
@@ -236,6 +238,7 @@ def _check_start(table: Table, user_id: int) -> None:
 
 
 def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:
+    """The game's options with defaults filled in, or BadTableOptions."""
     try:
         resolved: dict[str, Scalar] = rules.resolve_options(options)
     except BadOptions as exc:
@@ -244,6 +247,7 @@ def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:
 
 
 def _checked(timing: Timing) -> Timing:
+    """The timing, if every clock is a positive duration or off (else BadTableOptions)."""
     for key, value in timing.to_json().items():
         if key != "pace" and value is not None and not (isinstance(value, float | int) and value > 0):
             raise BadTableOptions("Every turn clock must be a positive duration or off.")

@@ -9,17 +9,20 @@ from tables.waits import optional_deadlines
 
 
 def set_seat(table: Table, seat: int, info: SeatInfo) -> Table:
+    """The table with `seat` held by `info`."""
     seats = list(table.seats)
     seats[seat] = info
     return replace(table, seats=tuple(seats))
 
 
 def without(table: Table, deadline: Deadline) -> Table:
+    """The table without the clock `deadline` (of its seat and kind)."""
     kept = tuple(d for d in table.deadlines if not (d.seat == deadline.seat and d.kind is deadline.kind))
     return replace(table, deadlines=kept)
 
 
 def optional(table: Table, seat: int) -> bool:
+    """Whether the seat's open decision may be declined."""
     prompt = table.prompt_for(seat)
     return prompt is not None and prompt.optional
 
