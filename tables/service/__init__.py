@@ -186,7 +186,7 @@ class TableService(TableCore):
         timing: Timing | None = None,
     ) -> Table:
         """Open a lobby with the host in seat 0; options are validated by the game."""
-        return await self.lobby.create(game, guild_id, channel_id, host_id, host_name, options, timing=timing)
+        return await self.lobby.create(game, guild_id, channel_id, (host_id, host_name), options, timing)
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Seat a user in a lobby."""

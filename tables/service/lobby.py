@@ -43,13 +43,12 @@ class Lobby:
         game: str,
         guild_id: int,
         channel_id: int,
-        host_id: int,
-        host_name: str,
-        options: Mapping[str, Scalar] | None = None,
-        *,
-        timing: Timing | None = None,
+        host: tuple[int, str],
+        options: Mapping[str, Scalar] | None,
+        timing: Timing | None,
     ) -> Table:
-        """Open a lobby with the host in seat 0; options are validated by the game."""
+        """Open a lobby with the host (user id, name) in seat 0; options are validated by the game."""
+        host_id, host_name = host
         try:
             rules = get_rules(game)
         except (EngineUnknownGame, ModuleNotFoundError):
