@@ -101,20 +101,20 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
 
     from tables.service import TableService
 
-    real_sleep = TableService._sleep
+    real_sleep = TableService.sleep
 
     async def paced(self: Any, seconds: float) -> bool:
         if seconds != BOT_DELAY:
             return bool(await real_sleep(self, seconds))
         for _ in range(100):
-            busy = [t for t in self._deliverers.values() if not t.done() and t is not asyncio.current_task()]
+            busy = [t for t in self.delivery.tasks() if not t.done() and t is not asyncio.current_task()]
             if not busy:
                 break
             await asyncio.gather(*busy, return_exceptions=True)
         return bool(await real_sleep(self, 0.0))
 
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as tmp:
-        patch.setattr(TableService, "_sleep", paced)
+        patch.setattr(TableService, "sleep", paced)
         for name, posts in (("_post", True), ("_edit", False), ("_finish", True)):
             patch.setattr(Presenter, name, counting(name, posts))
         async with conftest.running(Path(tmp)) as world:

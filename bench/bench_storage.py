@@ -21,7 +21,6 @@ import json
 import sqlite3
 import sys
 import tempfile
-import types
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +36,10 @@ from refs import measure_on, without_ref  # noqa: E402
 
 async def play(path: Path, game: str, players: int, bot: str, seed: int) -> tuple[int, int]:
     """Play one game to its end; return its table id and the number of actions."""
-    import tables.service
     from tables import Store, TableService, TableStatus
 
-    # The same game on every tree: the service draws the seed from `secrets`.
-    tables.service.secrets = types.SimpleNamespace(randbits=lambda bits: seed)  # type: ignore[assignment]
-    service = TableService(await Store.open(path), bot_delay=0, clock_loop=False)
+    # The same game on every tree (new_seed is there since 733d39c).
+    service = TableService(await Store.open(path), bot_delay=0, clock_loop=False, new_seed=lambda: seed)
     host = 1000
     table = await service.create(game, 1, 1, host, "P0")
     for seat in range(1, players):

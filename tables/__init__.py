@@ -19,7 +19,7 @@ Public API (stable; grown only compatibly):
 Lobby (each returns the Table after the change, or raises a TableError):
     create(game, guild_id, channel_id, host_id, host_name, options=None, *, timing=None)
     join(table_id, user_id, name)          leave(table_id, user_id)
-    add_bot(table_id, by_user, policy="greedy")      remove_bot(table_id, by_user, seat)
+    add_bot(table_id, by_user, policy=DEFAULT_LEVEL)  remove_bot(table_id, by_user, seat, name=None)
     remove_player(table_id, by_user, user_id)        (host only: frees another human's seat, bars a Join)
     let_back(table_id, by_user, user_id)             (host only: a removed player may Join again)
     set_options(table_id, by_user, options)          set_timing(table_id, by_user, timing)
@@ -31,11 +31,14 @@ Lobby (each returns the Table after the change, or raises a TableError):
 Play (each returns an Update, also sent to every listener):
     act(table_id, user_id, version, action)  undo(table_id, user_id, version)
     abandon(table_id, by_user, is_manager=False)
+    option_at(table_id, version, seat, index) -> Action | None   (what a button of a board built at
+                                      `version` plays now, None if the click is out of date)
     reclaim(table_id, user_id) -> Table      (take one's seat back from a bot)
     hand_to_bot(table_id, seat, idle_since) -> Table  (a vote carried, tables/votes.py: a bot
                                       plays the due seat now, unless its player moved since)
+    kick(table_id)                           (bots and standing answers move now if they can)
 Messages: set_thread / set_lobby_message / set_board_message(table_id, id) -> Table
-The board outbox (what the board message shows, stored with the game; no revision bump):
+The board ledger (what the board message shows, stored with the game; no revision bump):
     board_posting(table_id, version)            before sending a new board message
     board_posted(table_id, message_id, version, movers)   right after; the previous board
                                                  joins Table.board_retired (buttons to strip)
@@ -43,12 +46,30 @@ The board outbox (what the board message shows, stored with the game; no revisio
     board_mended(table_id, stripped=())         an interrupted post cleaned up / buttons stripped
     boards_behind() -> list[int]                games whose board is not known to be current
                                                  (Table.board_behind says it of one table)
-    pause(seconds) -> bool                      sleep unless the service closes (False then)
+    boards_in_play(after=0, limit=100)          (id, thread, board message) of games in play
 Queries: get(table_id), tables_in_channel(channel_id), table_for_thread(thread_id),
-    tables_of_user(user_id), log(table_id) -> list[LoggedEvent], record(table_id) -> Record,
+    tables_of_user(user_id), finished_in_guild(guild_id, offset=, limit=) -> (page, total),
+    log(table_id) -> list[LoggedEvent], record(table_id) -> Record,
     actions(table_id) -> list[ActionRow] (the log with its events, replayed once packed)
 Clocks: run_due(now=None) fires due reminders, timeouts and seat replacements (tests drive
-    it with a fake clock); idle() waits until bots and listeners are done (tests).
+    it with a fake clock); hold_pings(table_id, seats) holds the turn pings of players in
+    quiet hours. pause(seconds) -> bool sleeps unless the service closes (False then);
+    idle() waits until bots and listeners are done (tests).
+Player settings: service.players (tables.players.Players: quiet hours, notice, standing answers).
+
+Where it lives:
+    service/     TableService, the facade over its parts (its docstring maps them): core.py (the
+                 per-table lock and cache, `async with core.locked(id) as table`), lobby, turns,
+                 seats, clocks, bots, delivery, board (the ledger above), queries
+    store/       Store (the reads) over writes.py (the guarded save) over connection.py (SQLite,
+                 transactions, migration); rows.py and packing.py encode the rows and the log
+    models.py    Table, SeatInfo, Timing, Deadline, Update, Notice     errors.py  TableError and kin
+    migrations.py  the schema steps       database.py  the file, its lock, what an error means
+    players.py   player settings          waits.py   quiet hours, optional windows, standing answers
+    paces.py     named sets of clocks     votes.py   votes to hand a long-due seat to a bot
+    chores.py    clocks for after a game  clicks.py  the journal of acknowledged clicks
+    results.py   result rows of finished games; ratings.py OpenSkill ratings; stats.py a player's record
+    rebuild_ratings.py  the command that recomputes the ratings   clock.py  a clock tests can move
 
 Rulings taken here:
 - The host leaving a lobby hands it to the next seated human; with no human left the

@@ -251,7 +251,7 @@ async def test_finished_games_of_an_older_database_get_results_when_it_is_migrat
             f"ALTER TABLE tables DROP COLUMN started_at; PRAGMA user_version = {step};"
         )
     raw.close()
-    import tables.store as store_module
+    import tables.store.connection as store_module
 
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[: step + 1])
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", step + 1)

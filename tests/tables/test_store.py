@@ -155,7 +155,7 @@ async def test_buttons_games_begun_before_the_one_die_rule_keep_two_dice_per_exi
 async def test_a_failing_migration_leaves_the_previous_schema(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tables.store as store_module
+    import tables.store.connection as store_module
 
     broken = (*MIGRATIONS, "CREATE TABLE extra (x INTEGER); THIS IS NOT SQL")
     monkeypatch.setattr(store_module, "MIGRATIONS", broken)

@@ -1,0 +1,254 @@
+"""Turns: a move applied and saved (the one unit every move goes through), forced steps, undo, old clicks."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.core import UNDO, Action, EngineError, Prompt, Transition, advance
+from tables.errors import IllegalMove, NothingToUndo, NotSeated, NotYourTurn, StaleVersion
+from tables.models import LoggedEvent, Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
+from tables.service.core import TableCore
+from tables.service.delivery import Delivery
+from tables.service.plans import plan, set_seat
+from tables.store import ActionRow, NewAction
+from tables.waits import held_pings
+
+MAX_FORCED_STEPS = 16
+"""A bound on the one-option steps played in a row after a move (a game keeps each turn finite)."""
+
+
+class Turns:
+    """Moves: a person's (act, undo), and the apply-and-save unit the lobby, clocks and bots share."""
+
+    def __init__(self, core: TableCore, delivery: Delivery) -> None:
+        self.core = core
+        self.delivery = delivery
+        # The prompts of past states, by (table, version), as replayed for clicks on older boards.
+        self._past_prompts: dict[tuple[int, int], tuple[Prompt, ...]] = {}
+
+    async def act(self, table_id: int, user_id: int, version: int, action: Action) -> Update:
+        """Play a human's move built for `version`; a seat a bot had taken over is reclaimed."""
+        async with self.core.locked(table_id, TableStatus.PLAYING) as table:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            info = table.seats[seat]
+            prompt = table.prompt_for(seat)
+            if not table.shows_current_prompt(seat, version) and not await self._still_offered(
+                table, seat, version, action
+            ):
+                raise StaleVersion()
+            if prompt is None:
+                raise NotYourTurn()
+            if action not in prompt.options:
+                raise IllegalMove()
+            try:
+                transition = table.rules.apply(table.state, seat, action)
+            except EngineError as exc:
+                raise IllegalMove() from exc
+            base = table
+            reclaimed = info.is_bot
+            if reclaimed:
+                base = set_seat(table, seat, replace(info, bot=None, replaced=False))
+            update = await self.commit(table, base, seat, transition, UpdateKind.MOVE, action, source="human")
+            update = await self.play_forced(update)
+            if reclaimed:
+                self.delivery.publish(Notice(NoticeKind.RECLAIMED, update.table, seat, user_id))
+            self.after(update)
+            return update
+
+    async def option_at(self, table_id: int, version: int, seat: int, index: int) -> Action | None:
+        """Option `index` of `seat`'s decision on a board built at `version`, if act may still play it.
+
+        A board whose decision for the seat is unchanged offers the current prompt's option;
+        an older one offers what the seat was asked then (replayed from the log), when
+        `_still_offered` says it stands. None: the click is out of date.
+        """
+        table = await self.core.load(table_id)
+        current = table.prompt_for(seat)
+        if current is not None and table.shows_current_prompt(seat, version):
+            return current.options[index] if 0 <= index < len(current.options) else None
+        rows = await self.core.store.actions(table_id) if 0 <= version < table.version else []
+        then = await self._prompt_at(table, version, seat, rows)
+        if then is None or not 0 <= index < len(then.options):
+            return None
+        action = then.options[index]
+        return action if await self._still_offered(table, seat, version, action, rows) else None
+
+    async def _still_offered(
+        self, table: Table, seat: int, version: int, action: Action, rows: list[ActionRow] | None = None
+    ) -> bool:
+        """Whether a click built at an older `version` for `action` may be played now.
+
+        Yes when the seat's decision now is of the same kind and still offers that option (the
+        moves in between, by others, left it standing), and the seat has not moved since the
+        click's board (so no one acts twice on one decision).
+        """
+        prompt = table.prompt_for(seat)
+        if not 0 <= version < table.version or prompt is None or action not in prompt.options:
+            return False
+        rows = await self.core.store.actions(table.id) if rows is None else rows
+        if any(row.seat == seat and row.version >= version for row in rows):
+            return False
+        then = await self._prompt_at(table, version, seat, rows)
+        return then is not None and then.kind == prompt.kind and action in then.options
+
+    async def _prompt_at(self, table: Table, version: int, seat: int, rows: list[ActionRow]) -> Prompt | None:
+        """`seat`'s prompt when the game stood at `version` (older than now), replayed from the log."""
+        if not 0 <= version < table.version or table.seed is None:
+            return None
+        key = (table.id, version)
+        prompts = self._past_prompts.get(key)
+        if prompts is None:
+            rules = table.rules
+            history = [rules.setup(len(table.seats), table.options, table.seed)]
+            for row in rows:
+                if history[-1].version >= version:
+                    break
+                history, _ = advance(rules, history, row.seat, row.action)
+            state = history[-1]
+            if state.version != version:
+                return None
+            prompts = () if rules.outcome(state) is not None else tuple(rules.prompts(state))
+            if len(self._past_prompts) >= 64:
+                self._past_prompts.clear()
+            self._past_prompts[key] = prompts
+        return next((p for p in prompts if p.seat == seat), None)
+
+    async def undo(self, table_id: int, user_id: int, version: int) -> Update:
+        """Take back the user's own last move (BGA's policy, see Rules.can_undo)."""
+        async with self.core.locked(table_id, TableStatus.PLAYING) as table:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            if version != table.version:
+                raise StaleVersion()
+            rules = table.rules
+            if table.seats[seat].is_bot or not rules.can_undo(table.state, seat):
+                raise NothingToUndo()
+            target = await self.core.store.undo_target(table.id)
+            if target is None or target.seat != seat or target.before is None:
+                raise NothingToUndo()
+            try:
+                transition = rules.undo(table.state, seat, rules.decode(target.before))
+            except EngineError as exc:
+                raise NothingToUndo() from exc
+            update = await self.commit(
+                table, table, seat, transition, UpdateKind.UNDO, UNDO, source="human", undoes=target.seq
+            )
+            self.after(update)
+            return update
+
+    async def commit(
+        self,
+        old: Table,
+        base: Table,
+        seat: int | None,
+        transition: Transition[Any],
+        kind: UpdateKind,
+        action: Action | None,
+        *,
+        source: str,
+        undoes: int | None = None,
+        now: float | None = None,
+    ) -> Update:
+        """Save a new game state with its log entry, seats and clocks; return the Update."""
+        now = self.core.clock() if now is None else now
+        rules = old.rules
+        state = transition.state
+        outcome = rules.outcome(state)
+        before_prompts = {p.seat: p for p in old.prompts}
+        after_prompts = {} if outcome is not None else {p.seat: p for p in rules.prompts(state)}
+        self_acted = kind in (UpdateKind.MOVE, UpdateKind.UNDO)
+        seats = []
+        for index, info in enumerate(base.seats):
+            prompt_version = info.prompt_version
+            if index == seat or before_prompts.get(index) != after_prompts.get(index):
+                prompt_version = state.version
+            idle_since = info.idle_since
+            if info.is_bot:
+                idle_since = None
+            elif self_acted and index == seat:
+                idle_since = now if index in after_prompts else None
+            elif index in after_prompts and idle_since is None:
+                idle_since = now
+            seats.append(replace(info, prompt_version=prompt_version, idle_since=idle_since))
+        new = replace(
+            base,
+            state=state,
+            version=state.version,
+            seats=tuple(seats),
+            status=TableStatus.FINISHED if outcome is not None else TableStatus.PLAYING,
+        )
+        fresh = set(after_prompts) - set(before_prompts)
+        if seat is not None:
+            fresh.add(seat)
+        new = replace(new, deadlines=plan(old, new, now, fresh))
+        newly = set(after_prompts) - set(before_prompts) - ({seat} if seat is not None else set())
+        new = replace(new, deadlines=(*new.deadlines, *held_pings(new, newly, now, self.core.players)))
+        append: tuple[NewAction, ...] = ()
+        drop_undo = False
+        if action is not None and seat is not None:
+            before = None
+            if kind is not UpdateKind.UNDO:
+                # Keep the state each still-undoable move was played on; no more (see Rules.undo).
+                drop_undo = state.undo_depth <= 1
+                before = self.core.encoded(old) if state.undo_depth > 0 else None
+            append = (NewAction(old.version, seat, action, transition.events, source, now, before),)
+        saved = await self.core.save(old, new, append=append, undoes=undoes, drop_undo=drop_undo, now=now)
+        return Update(
+            kind=kind,
+            table=saved,
+            seat=seat,
+            action=action,
+            events=tuple(LoggedEvent(old.version, seat, e) for e in transition.events),
+            new_to_move=tuple(sorted(set(after_prompts) - set(before_prompts))),
+            prompts=tuple(after_prompts.values()),
+            outcome=outcome,
+        )
+
+    async def play_forced(self, update: Update, now: float | None = None) -> Update:
+        """Play every step that leaves a person nothing to decide, each recorded (source "auto").
+
+        Such a step is the next prompt (not optional) of the person who just moved, with a single
+        option: Diced Tomatoes' end of turn with no die and no karma left to use, the cell of
+        a Buttons roll that fits only one. A turn handed to someone else still waits for their
+        first click. The returned update holds `update` and those steps.
+        """
+        merged = update
+        for _ in range(MAX_FORCED_STEPS):
+            table = merged.table
+            prompt = next(
+                (
+                    p
+                    for p in table.prompts
+                    if p.seat == update.seat
+                    and len(p.options) == 1
+                    and not p.optional
+                    and not table.is_bot(p.seat)
+                ),
+                None,
+            )
+            if prompt is None:
+                break
+            action = prompt.options[0]
+            transition = table.rules.apply(table.state, prompt.seat, action)
+            step = await self.commit(
+                table, table, prompt.seat, transition, UpdateKind.MOVE, action, source="auto", now=now
+            )
+            awaited = {p.seat for p in step.prompts}
+            merged = replace(
+                step,
+                kind=merged.kind,
+                seat=merged.seat,
+                action=merged.action,
+                events=merged.events + step.events,
+                new_to_move=tuple(sorted((set(merged.new_to_move) | set(step.new_to_move)) & awaited)),
+            )
+        return merged
+
+    def after(self, update: Update) -> None:
+        """Publish an update and let bots move next (called with the table's lock held)."""
+        self.delivery.publish(update)
+        self.core.kick_bots(update.table)

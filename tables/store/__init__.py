@@ -1,0 +1,187 @@
+"""SQLite persistence of tables, seats, the action log and the turn clocks (aiosqlite).
+
+`Store` is what the rest imports; it is built in layers, each a module of this package:
+
+    connection.py  Connection  open, check and migrate the file; transactions, one trip per unit
+    writes.py      Writes      insert, the guarded save (its plan, then its statements), small writes
+    __init__.py    Store       the reads: a table, tables found by channel, thread or user, clocks due,
+                               the action log, boards behind, the click journal
+    rows.py                    the columns, the board ledger's columns, log entries and events as JSON
+    packing.py                 a finished game's log packed into one row, and read back
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import Action
+from tables import clicks
+from tables.errors import TableError
+from tables.models import Deadline, DeadlineKind, Table, TableStatus
+from tables.store.connection import Connection, SchemaTooNew
+from tables.store.packing import fetch_log, log_rows
+from tables.store.rows import (
+    BEHIND,
+    TABLE_COLUMNS,
+    ActionRow,
+    NewAction,
+    build_table,
+    event_from_json,
+    event_to_json,
+    fetch_all,
+    fetch_tables,
+)
+from tables.store.writes import Writes
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "ActionRow",
+    "Connection",
+    "NewAction",
+    "SchemaTooNew",
+    "Store",
+    "event_from_json",
+    "event_to_json",
+]
+
+
+class Store(Writes):
+    """The SQLite database behind the tables; every failure surfaces as StoreUnavailable."""
+
+    async def journalled_clicks(self) -> list[clicks.PendingClick]:
+        """Every click acknowledged and not done, oldest first."""
+        rows = await self._read(
+            fetch_all,
+            "SELECT id, application_id, token, table_id, move, created_at FROM pending_clicks"
+            " ORDER BY created_at, id",
+            (),
+        )
+        return [
+            clicks.PendingClick(
+                int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else int(r[3]), bool(r[4]), float(r[5])
+            )
+            for r in rows
+        ]
+
+    # -- reads ---------------------------------------------------------------
+
+    async def boards_behind(self) -> list[int]:
+        """Ids of the games (in play or just finished) whose board is not known to be up to date."""
+        rows = await self._read(fetch_all, f"SELECT id FROM tables WHERE {BEHIND} ORDER BY id", ())
+        return [int(row[0]) for row in rows]
+
+    async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
+        """(id, thread, board message) of the games in play with a board message, by id above `after`."""
+        rows = await self._read(
+            fetch_all,
+            "SELECT id, thread_id, board_message_id FROM tables WHERE status = 'playing'"
+            " AND thread_id IS NOT NULL AND board_message_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
+
+    async def bot_to_move(self) -> list[int]:
+        """Ids of the games in play where a bot or a standing answer may move (as of their last save)."""
+        rows = await self._read(
+            fetch_all, "SELECT id FROM tables WHERE bot_to_move = 1 AND status = 'playing' ORDER BY id", ()
+        )
+        return [int(row[0]) for row in rows]
+
+    async def load(self, table_id: int) -> Table | None:
+        """The stored table, or None."""
+        found = await self._read(
+            fetch_tables, f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        )
+        return build_table(*found[0]) if found else None
+
+    async def finished_in_guild(self, guild_id: int, *, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of a server's finished games, the latest to end first, and how many there are."""
+        where = "guild_id = ? AND status = 'finished'"
+        counted = await self._read(fetch_all, f"SELECT COUNT(*) FROM tables WHERE {where}", (guild_id,))
+        query = (
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} "
+            "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+        )
+        found = await self._read(fetch_tables, query, (guild_id, limit, offset))
+        return [build_table(*rows) for rows in found], int(counted[0][0]) if counted else 0
+
+    async def find(
+        self,
+        *,
+        statuses: Sequence[TableStatus],
+        channel_id: int | None = None,
+        thread_id: int | None = None,
+        user_id: int | None = None,
+    ) -> list[Table]:
+        """Tables with one of `statuses`, filtered by channel, thread or seated user; oldest first."""
+        clauses = [f"status IN ({', '.join('?' for _ in statuses)})"]
+        params: list[Any] = [s.value for s in statuses]
+        if channel_id is not None:
+            clauses.append("channel_id = ?")
+            params.append(channel_id)
+        if thread_id is not None:
+            clauses.append("thread_id = ?")
+            params.append(thread_id)
+        if user_id is not None:
+            clauses.append("id IN (SELECT table_id FROM seats WHERE user_id = ?)")
+            params.append(user_id)
+        query = f"SELECT {TABLE_COLUMNS} FROM tables WHERE {' AND '.join(clauses)} ORDER BY id"
+        tables = []
+        for found in await self._read(fetch_tables, query, params):
+            try:
+                tables.append(build_table(*found))
+            except TableError as exc:
+                # One unreadable table must not hide the others (or stop the start-up).
+                log.error("table %s skipped: %s", found[0][0], exc)
+        return tables
+
+    async def due(self, now: float) -> list[tuple[int, Deadline]]:
+        """Every armed clock due at `now`, earliest first, as (table id, deadline)."""
+        rows = await self._read(
+            fetch_all,
+            "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
+            "ORDER BY due_at, table_id, seat",
+            (now,),
+        )
+        return [(int(r[0]), Deadline(int(r[1]), DeadlineKind(r[2]), float(r[3]), int(r[4]))) for r in rows]
+
+    async def next_due(self) -> float | None:
+        """When the earliest armed clock is due, if any."""
+        rows = await self._read(fetch_all, "SELECT MIN(due_at) FROM deadlines", ())
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def actions(self, table_id: int) -> list[ActionRow]:
+        """A table's whole action log, in order (undo entries and undone moves included).
+
+        A game that ended keeps its moves but not their events (`ActionRow.events_kept` is
+        False): replaying the moves from the seed gives them again (TableService.log does).
+        """
+        rows, packed = await self._read(fetch_log, table_id)
+        return log_rows(rows, packed)
+
+    async def undo_target(self, table_id: int) -> ActionRow | None:
+        """The latest move not yet taken back, if its undo snapshot is still kept."""
+        rows = await self._read(
+            fetch_all,
+            "SELECT a.seq, a.version, a.seat, a.action, a.source, a.created_at, u.state FROM actions a "
+            "JOIN undo_states u ON u.table_id = a.table_id AND u.seq = a.seq "
+            "WHERE a.table_id = ? AND a.undone = 0 ORDER BY a.seq DESC LIMIT 1",
+            (table_id,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return ActionRow(
+            seq=int(r[0]),
+            version=int(r[1]),
+            seat=int(r[2]),
+            action=Action.from_json(json.loads(r[3])),
+            events=(),
+            source=str(r[4]),
+            created_at=float(r[5]),
+            before=r[6],
+        )
