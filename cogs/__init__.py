@@ -13,7 +13,11 @@ bot.py loads them all. The sub-packages hold what they share and are not extensi
   `layout` (a prompt's options as rows of buttons or selects within Discord's limits,
   first step "choose a die", second step "where it goes"), `views` (discord.ui items; one
   persistent DynamicItem, `MeepleComponent`, matches every custom_id starting "mp:"),
-  `presenter` (turns table updates into board messages in the game's thread), `lobby`, `text`,
+  `presenter` (turns table updates into board messages in the game's thread: new message,
+  edit or kept image), `board` (what a board message shows: caption, image, components),
+  `postings` (the board messages and their ledger: post, edit, finish, mend, strip),
+  `keeper` (background retries and the sweep of boards left behind), `notices` (the
+  wording of reminders and other notices), `lobby`, `text`,
   `away` (the "while you were away" summary of a turn ping), `gamelog` (`/game log`'s pages),
   `votes` (the vote on a reminder), `threads` (reopen, archive, a deleted thread),
   `notify` (turn pings and reminders by each player's settings: thread or DM, never in quiet
