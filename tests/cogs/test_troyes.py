@@ -15,7 +15,8 @@ from PIL import Image
 
 import renderers
 from cogs.games import get_ui
-from cogs.games.troyes import RULES_TEXT, find_die
+from cogs.games._troyes_words import find_die
+from cogs.games.troyes import RULES_TEXT
 from cogs.platform import board as board_module
 from cogs.platform import ids
 from cogs.platform.layout import main_entries
