@@ -217,13 +217,18 @@ def activation_yield(view: TroyesState, seat: int, index: int, times: int) -> st
     return f"{n}× {card.text.rstrip('.')}"
 
 
+def _yield(view: TroyesState, target: str, modifier: str, dice: Sequence[Die]) -> tuple[str, int, str, int]:
+    """The target's kind and index, the modifier's effect, and what the dice yield there."""
+    kind, index = groups.target_kind(target)
+    effect = effect_of(modifier)
+    return kind, index, effect, groups.yield_of(view, target, effect, dice)
+
+
 def group_result(
     view: TroyesState, seat: int, target: str, modifier: str, dice: Sequence[Die], names: Sequence[str]
 ) -> str:
     """What the chosen dice do on `target`, e.g. "3 activations: +6 deniers"."""
-    kind, index = groups.target_kind(target)
-    effect = effect_of(modifier)
-    got = groups.yield_of(view, target, effect, dice)
+    kind, index, effect, got = _yield(view, target, modifier, dice)
     if kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
         return f"{count(got, 'activation', 'activations')}: {activation_yield(view, seat, index, got)}"
     if kind == "event":
@@ -247,9 +252,7 @@ def die_outcome(
     view: TroyesState, seat: int, target: str, modifier: str, group: Sequence[Die], names: Sequence[str]
 ) -> str:
     """What the group would give with this die last, e.g. " → 2 activations" ("" when nothing yet)."""
-    kind, index = groups.target_kind(target)
-    effect = effect_of(modifier)
-    got = groups.yield_of(view, target, effect, group)
+    kind, index, effect, got = _yield(view, target, modifier, group)
     if kind == "building":
         _, expelled = city.entry_result(view, index, groups.values(group, effect)[0])
         return "" if expelled is None else f" → expels {citizen_owner(expelled, seat, names)}"

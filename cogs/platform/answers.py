@@ -59,16 +59,23 @@ async def current_table(service: TableService, table_id: int | None, channel_id:
 
 
 @contextlib.asynccontextmanager
-async def errors_answered(
+async def deferred(
     interaction: discord.Interaction[Any],
     what: str,
     service: TableService | None = None,
     table_id: int | None = None,
+    *,
+    private: bool = True,
 ) -> AsyncIterator[None]:
-    """Answer a failure of a deferred interaction privately: a TableError's text, else OOPS (logged).
+    """Acknowledge the interaction at once (privately, "thinking", unless `private` is False), then
+    answer a failure of what runs inside privately: a TableError's text, else OOPS (logged).
 
     An out-of-date click on `table_id` is answered with a link to its current board.
     """
+    if private:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    else:
+        await interaction.response.defer()
     try:
         yield
     except StaleVersion as exc:
@@ -79,25 +86,6 @@ async def errors_answered(
     except Exception:
         log.exception("%s failed", what)
         await interaction.followup.send(OOPS, ephemeral=True)
-
-
-@contextlib.asynccontextmanager
-async def deferred(
-    interaction: discord.Interaction[Any],
-    what: str,
-    service: TableService | None = None,
-    table_id: int | None = None,
-    *,
-    private: bool = True,
-) -> AsyncIterator[None]:
-    """Acknowledge the interaction at once (privately, "thinking", unless `private` is False),
-    then answer a failure of what runs inside as `errors_answered` does."""
-    if private:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    else:
-        await interaction.response.defer()
-    async with errors_answered(interaction, what, service, table_id):
-        yield
 
 
 def answered(what: str) -> Callable[[SlashCallback], SlashCallback]:
