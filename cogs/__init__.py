@@ -16,7 +16,7 @@ bot.py loads them all. The sub-packages hold what they share and are not extensi
   persistent DynamicItem, `MeepleComponent`, matches every custom_id starting "mp:"),
   `presenter` (turns table updates into board messages in the game's thread: new message,
   edit or kept image), `board` (what a board message shows: caption, image, components),
-  `postings` (the board messages and their ledger: post, edit, finish, mend, strip),
+  `board_messages` (the board messages and their ledger: post, edit, finish, mend, strip),
   `keeper` (background retries and the sweep of boards left behind), `notices` (the
   wording of reminders and other notices), `answers` (an interaction acknowledged at once
   and its failure answered privately: `deferred`, `@answered`), `lobby`, `text`,

@@ -1,6 +1,6 @@
 """Shows table updates on Discord: decides, per table, between a new board message, an edit, and a kept image.
 
-The parts it uses: `board` (what a board shows), `postings` (the board messages and their
+The parts it uses: `board` (what a board shows), `board_messages` (the board messages and their
 ledger), `keeper` (background retries and the sweep), `notices` (the wording of notices),
 `threads` (a thread archived or gone).
 """
@@ -18,11 +18,11 @@ import discord
 from cogs.games import get_ui
 from cogs.platform import away, board, threads
 from cogs.platform.board import Board, Step, awaited_seats, bots_move_next
+from cogs.platform.board_messages import BoardMessages
 from cogs.platform.drawing import DrawingPool
 from cogs.platform.keeper import BoardKeeper
 from cogs.platform.notices import notice_message
 from cogs.platform.notify import Notifier
-from cogs.platform.postings import BoardMessages
 from tables.errors import TableError
 from tables.models import Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
 from tables.service import TableService

@@ -9,9 +9,9 @@ import pytest
 
 from cogs.games import get_ui
 from cogs.platform import board as board_module
+from cogs.platform.board_messages import BoardMessages
 from cogs.platform.ids import ActRef, parse, parse_value
 from cogs.platform.layout import SelectSpec, groups_of, main_rows
-from cogs.platform.postings import BoardMessages
 from engine.buttons.state import Phase
 from engine.games import get_rules
 from engine.tomatoes.forced import PLACE_REST
