@@ -75,7 +75,7 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
     """Play one game; return its raw counts."""
     import pytest
 
-    from cogs.platform import presenter as presenter_module
+    from cogs.platform.board_messages import BoardMessages
     from tables.models import TableStatus
     from tests.cogs import conftest, helpers
     from tests.cogs.helpers import add_bot, play_option, table_of, user_of
@@ -85,10 +85,9 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
     uploads: list[tuple[int, int]] = []  # (version shown, bytes)
     pings: Counter[int] = Counter()
     clicks: list[tuple[int, int]] = []  # (version clicked on, seat)
-    Presenter = presenter_module.Presenter
 
     def counting(name: str, posts: bool) -> Any:
-        real = getattr(Presenter, name)
+        real = getattr(BoardMessages, name)
 
         async def wrapper(self: Any, table: Any, thread: Any, board: Any, interaction: Any) -> None:
             await real(self, table, thread, board, interaction)
@@ -115,8 +114,8 @@ async def one_game(game: str, seed: int, think: float) -> dict[str, Any]:
 
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as tmp:
         patch.setattr(TableService, "sleep", paced)
-        for name, posts in (("_post", True), ("_edit", False), ("_finish", True)):
-            patch.setattr(Presenter, name, counting(name, posts))
+        for name, posts in (("post", True), ("edit", False), ("finish", True)):
+            patch.setattr(BoardMessages, name, counting(name, posts))
         async with conftest.running(Path(tmp)) as world:
             service = world.bot.tables
             service.bot_delay = BOT_DELAY

@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cogs.platform import drawing, presenter  # noqa: E402
+from cogs.platform import board, drawing  # noqa: E402
 from tables.models import TableStatus  # noqa: E402
 from tests.cogs import conftest  # noqa: E402
 from tests.cogs.helpers import table_of  # noqa: E402
@@ -35,7 +35,7 @@ async def one_game(players: int, seed: int) -> tuple[Clicks, int]:
     conftest.GAME_SEED = seed
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as tmp:
         # As the cogs tests' `world`: boards without images, no drawing workers.
-        patch.setattr(presenter, "board_job", lambda table, seat=None: None)
+        patch.setattr(board, "board_job", lambda table, seat=None: None)
         patch.setattr(drawing.DrawingPool, "workers", 0)
         async with conftest.running(Path(tmp)) as world:
             await open_troyes(world, bots=players - 2)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -15,17 +14,29 @@ from discord.ext import commands
 from cogs.games import MODULES, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import gamelog, ids, pacing, records, views
+from cogs.platform.answers import (
+    MALFORMED,
+    OOPS,
+    WATCHER,
+    BadButton,
+    answered,
+    current_table,
+    deferred,
+    stale_click_answer,
+)
 from cogs.platform.ids import (
     ActRef,
     GroupRef,
     HistoryRef,
     LobbyRef,
+    LogRef,
     MainRef,
     MineRef,
     PickRef,
     Ref,
     ReplayRef,
     UndoRef,
+    VoteRef,
 )
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click, play_command
@@ -38,23 +49,14 @@ from tables.service import TableService
 
 log = logging.getLogger("meeple.cogs")
 
-MALFORMED = "That button is not one I know; use the buttons of the latest board."
-OOPS = "Something went wrong on my side; the game is unchanged. Please try again."
 UNKNOWN_COMMAND = (
     "I do not know that command any more: your Discord app shows an old list."
     " Restart the app (or press Ctrl+R) to get the current commands."
 )
-WATCHER = "You are not playing at this table, but you are welcome to watch."
 PLAYED_NOT_SHOWN = (
     "Your move was played and saved. Discord did not take the new board just now;"
     " I keep trying, and it appears here by itself."
 )
-
-
-class BadButton(TableError):
-    """A custom_id or select value that does not parse or points at nothing."""
-
-    message = MALFORMED
 
 
 def check_turn(
@@ -74,57 +76,6 @@ def check_turn(
         raise StaleVersion()
     if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != user_id or seat not in table.to_move:
         raise NotYourTurn()
-
-
-def stale_click_answer(table: Table | None, user_id: int) -> str:
-    """The answer to a click on a component no longer live: the game over, a watcher, or an old board."""
-    if table is not None and not table.status.is_open:
-        return GameNotRunning.message
-    # A watcher learns they are not playing, not that the board they never could use moved on.
-    if table is not None and table.seat_of(user_id) is None:
-        return WATCHER
-    return out_of_date(table)
-
-
-def out_of_date(table: Table | None) -> str:
-    """The answer to a click on an old board: short, with a link to the current one when known."""
-    link = table.board_link() if table is not None and table.status is TableStatus.PLAYING else None
-    return f"That board is out of date: use the latest one: {link}" if link else StaleVersion.message
-
-
-async def current_table(service: TableService, table_id: int | None, channel_id: int | None) -> Table | None:
-    """The table a click was about (by id, else by the thread it was made in), or None."""
-    try:
-        if table_id is not None:
-            return await service.get(table_id)
-        if channel_id is not None:
-            return await service.table_for_thread(channel_id)
-    except TableError:
-        pass
-    return None
-
-
-@contextlib.asynccontextmanager
-async def errors_answered(
-    interaction: discord.Interaction[Any],
-    what: str,
-    service: TableService | None = None,
-    table_id: int | None = None,
-) -> AsyncIterator[None]:
-    """Answer a failure of a deferred interaction privately: a TableError's text, else OOPS (logged).
-
-    An out-of-date click on `table_id` is answered with a link to its current board.
-    """
-    try:
-        yield
-    except StaleVersion as exc:
-        table = await current_table(service, table_id, None) if service is not None else None
-        await interaction.followup.send(out_of_date(table) if table is not None else str(exc), ephemeral=True)
-    except TableError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
-    except Exception:
-        log.exception("%s failed", what)
-        await interaction.followup.send(OOPS, ephemeral=True)
 
 
 def reaches_a_component(interaction: discord.Interaction[Any]) -> bool:
@@ -250,77 +201,70 @@ class Games(commands.Cog):
     game = app_commands.Group(name="game", description="The game played in this thread", guild_only=True)
 
     @game.command(name="show", description="Post the current board of this game again")
+    @answered("/game show")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         """Repost the board (new message, no ping)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game show"):
-            table = await self.table_here(interaction)
-            await self.presenter.repost(table)
-            link = (await self.service.get(table.id)).board_link()
-            again = f"Here is the board again: {link}" if link is not None else "Here is the board again."
-            await interaction.followup.send(again, ephemeral=True)
+        table = await self.table_here(interaction)
+        await self.presenter.repost(table)
+        link = (await self.service.get(table.id)).board_link()
+        again = f"Here is the board again: {link}" if link is not None else "Here is the board again."
+        await interaction.followup.send(again, ephemeral=True)
 
     @game.command(name="abandon", description="End this game without a result (host or server managers)")
+    @answered("/game abandon")
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         """Abandon the game played here."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game abandon"):
-            table = await self.table_here(interaction)
-            manager = bool(interaction.permissions.manage_guild)
-            update = await self.service.abandon(table.id, interaction.user.id, manager)
-            await self.presenter.show(update)
-            await interaction.followup.send(f"Table #{table.id} was abandoned.", ephemeral=True)
+        table = await self.table_here(interaction)
+        manager = bool(interaction.permissions.manage_guild)
+        update = await self.service.abandon(table.id, interaction.user.id, manager)
+        await self.presenter.show(update)
+        await interaction.followup.send(f"Table #{table.id} was abandoned.", ephemeral=True)
 
     @game.command(name="leave", description="Leave this game: a bot plays your seat from now on")
+    @answered("/game leave")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Hand one's seat to a bot."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game leave"):
-            table = await self.table_here(interaction)
-            table = await self.service.leave(table.id, interaction.user.id)
-            await self.presenter.flush(table.id)
-            await interaction.followup.send(
-                f"You left table #{table.id}; a bot plays your seat. `/game rejoin` takes it back.",
-                ephemeral=True,
-            )
+        table = await self.table_here(interaction)
+        table = await self.service.leave(table.id, interaction.user.id)
+        await self.presenter.flush(table.id)
+        await interaction.followup.send(
+            f"You left table #{table.id}; a bot plays your seat. `/game rejoin` takes it back.",
+            ephemeral=True,
+        )
 
     @game.command(name="rejoin", description="Take your seat back from the bot playing it")
+    @answered("/game rejoin")
     async def rejoin(self, interaction: discord.Interaction[Any]) -> None:
         """Take one's seat back at once: the bot makes no further move for it."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game rejoin"):
-            table = await self.table_here(interaction)
-            table = await self.service.reclaim(table.id, interaction.user.id)
-            await self.presenter.flush(table.id)
-            link = table.board_link()
-            board = f" The board: {link}" if link else ""
-            answer = f"Your seat at table #{table.id} is yours again.{board}"
-            await interaction.followup.send(answer, ephemeral=True)
+        table = await self.table_here(interaction)
+        table = await self.service.reclaim(table.id, interaction.user.id)
+        await self.presenter.flush(table.id)
+        link = table.board_link()
+        board = f" The board: {link}" if link else ""
+        answer = f"Your seat at table #{table.id} is yours again.{board}"
+        await interaction.followup.send(answer, ephemeral=True)
 
     @game.command(name="record", description="The game's record as a JSON file, to check its dice")
     @app_commands.describe(table="The table's number (default: the game of this thread)")
+    @answered("/game record")
     async def record(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         """Send the record of a game, privately; its seed only once the game is over."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game record"):
-            found = await self.table_named(interaction, table)
-            await records.send_record(interaction, self.service, found)
+        found = await self.table_named(interaction, table)
+        await records.send_record(interaction, self.service, found)
 
     @game.command(name="history", description="The finished games of this server, newest first")
+    @answered("/game history")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         """The first page of the server's finished games, privately."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game history"):
-            await records.show_history(interaction, self.service, 0, edit=False)
+        await records.show_history(interaction, self.service, 0, edit=False)
 
     @game.command(name="replay", description="Watch a finished game again, then step through it turn by turn")
     @app_commands.describe(table="The table's number (default: the game of this thread)")
+    @answered("/game replay")
     async def replay(self, interaction: discord.Interaction[Any], table: int | None = None) -> None:
         """Send a finished game's animated replay with step buttons, privately."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game replay"):
-            found = await self.table_named(interaction, table)
-            await records.send_replay(interaction, self.service, found, self.presenter.drawing)
+        found = await self.table_named(interaction, table)
+        await records.send_replay(interaction, self.service, found, self.presenter.drawing)
 
     async def table_named(self, interaction: discord.Interaction[Any], table_id: int | None) -> Table:
         """The table with that number in this server, or else the game of this thread (any status)."""
@@ -334,23 +278,21 @@ class Games(commands.Cog):
         return await self.table_here(interaction)
 
     @game.command(name="log", description="This game's log in words, shown only to you")
+    @answered("/game log")
     async def game_log(self, interaction: discord.Interaction[Any]) -> None:
         """The table's log, paged, hiding what the asker's seat may not see (cogs/platform/gamelog.py)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game log"):
-            table = await self.table_here(interaction)
-            page = await gamelog.log_page(self.service, table, interaction.user.id)
-            if page["view"] is None:
-                del page["view"]
-            await interaction.followup.send(**page, ephemeral=True)
+        table = await self.table_here(interaction)
+        page = await gamelog.log_page(self.service, table, interaction.user.id)
+        if page["view"] is None:
+            del page["view"]
+        await interaction.followup.send(**page, ephemeral=True)
 
     @game.command(name="info", description="This table: game, options, pace, seats and whose move since when")
+    @answered("/game info")
     async def info(self, interaction: discord.Interaction[Any]) -> None:
         """Describe the table played here, privately."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with errors_answered(interaction, "/game info"):
-            table = await self.table_here(interaction)
-            await interaction.followup.send(pacing.info_text(table, self.service), ephemeral=True)
+        table = await self.table_here(interaction)
+        await interaction.followup.send(pacing.info_text(table, self.service), ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""
@@ -379,33 +321,15 @@ class Games(commands.Cog):
         if ref is None:
             await interaction.response.send_message(MALFORMED, ephemeral=True)
             return
-        await interaction.response.defer()
-        async with errors_answered(interaction, f"component {ref}", self.service, ref.table):
+        async with deferred(interaction, f"component {ref}", self.service, ref.table, private=False):
             if isinstance(ref, PickRef):
                 picked = ids.parse_value(ref.table, ref.version, values[0]) if len(values) == 1 else None
                 if picked is None:
                     raise BadButton()
                 ref = picked
-            if isinstance(ref, LobbyRef):
-                await lobby_click(interaction, ref, values)
-            elif isinstance(ref, ActRef):
-                await self.act(interaction, ref)
-            elif isinstance(ref, GroupRef):
-                await self.open_group(interaction, ref)
-            elif isinstance(ref, MainRef):
-                await self.main_page(interaction, ref)
-            elif isinstance(ref, UndoRef):
-                await self.undo(interaction, ref)
-            elif isinstance(ref, MineRef):
-                await self.show_mine(interaction, ref)
-            elif isinstance(ref, ReplayRef):
-                await records.step(interaction, self.service, self.presenter.drawing, ref)
-            elif isinstance(ref, HistoryRef):
-                await records.show_history(interaction, self.service, ref.page, edit=True)
-            elif isinstance(ref, ids.LogRef):
-                await gamelog.log_click(interaction, ref)
-            elif isinstance(ref, ids.VoteRef):
-                await vote_click(interaction, ref)
+            click = CLICKS.get(type(ref))
+            if click is not None:
+                await click(self, interaction, ref, values)
 
     async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
         """Play the chosen option."""
@@ -480,6 +404,29 @@ class Games(commands.Cog):
         except Exception:
             log.exception("table %s: the move was saved but the board could not be updated", update.table.id)
             await interaction.followup.send(PLAYED_NOT_SHOWN, ephemeral=True)
+
+
+Click = Callable[[Games, discord.Interaction[Any], Any, Sequence[str]], Awaitable[None]]
+"""What a click on one kind of component does: (cog, interaction, reference, select values)."""
+
+CLICKS: dict[type[Ref], Click] = {
+    LobbyRef: lambda cog, interaction, ref, values: lobby_click(interaction, ref, values),
+    ActRef: lambda cog, interaction, ref, values: cog.act(interaction, ref),
+    GroupRef: lambda cog, interaction, ref, values: cog.open_group(interaction, ref),
+    MainRef: lambda cog, interaction, ref, values: cog.main_page(interaction, ref),
+    UndoRef: lambda cog, interaction, ref, values: cog.undo(interaction, ref),
+    MineRef: lambda cog, interaction, ref, values: cog.show_mine(interaction, ref),
+    ReplayRef: lambda cog, interaction, ref, values: records.step(
+        interaction, cog.service, cog.presenter.drawing, ref
+    ),
+    HistoryRef: lambda cog, interaction, ref, values: records.show_history(
+        interaction, cog.service, ref.page, edit=True
+    ),
+    LogRef: lambda cog, interaction, ref, values: gamelog.log_click(interaction, ref),
+    VoteRef: lambda cog, interaction, ref, values: vote_click(interaction, ref),
+}
+"""The handler of each kind of component reference (a select of choices, PickRef, is read as
+the ActRef or GroupRef it carries first)."""
 
 
 async def setup(bot: Any) -> None:

@@ -13,7 +13,8 @@ import pytest
 import simcord
 
 import bot as botmod
-from cogs.platform import drawing, presenter
+from cogs.platform import board as board_module
+from cogs.platform import drawing
 from settings import Settings
 
 GAME_SEED = 20261121
@@ -116,7 +117,7 @@ async def running(tmp_path: Path) -> AsyncIterator[Harness]:
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     """The simulated world, boards posted without images (drawing is tested where it matters)."""
-    monkeypatch.setattr(presenter, "board_job", lambda table, seat=None: None)
+    monkeypatch.setattr(board_module, "board_job", lambda table, seat=None: None)
     # No worker processes for boards without images; a test's fake jobs are drawn in a thread.
     monkeypatch.setattr(drawing.DrawingPool, "workers", 0)
     async with running(tmp_path) as harness:

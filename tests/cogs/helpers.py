@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from cogs.games import get_ui
-from cogs.platform import presenter
+from cogs.platform import board as board_module
 from cogs.platform.ids import ActRef, GroupRef, PickRef, parse, parse_value
 from cogs.platform.layout import groups_of
 from cogs.platform.text import names_of
@@ -30,7 +30,7 @@ class FixedImage:
 
 def draw_boards_as(monkeypatch: pytest.MonkeyPatch, image: Callable[[Any, int | None], bytes]) -> None:
     """Boards (in the `world` fixture) carry `image(table, seat)` instead of a drawing."""
-    monkeypatch.setattr(presenter, "board_job", lambda table, seat=None: FixedImage(image(table, seat)))
+    monkeypatch.setattr(board_module, "board_job", lambda table, seat=None: FixedImage(image(table, seat)))
 
 
 def components(message: discord.Message) -> list[Any]:

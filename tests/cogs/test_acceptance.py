@@ -3,7 +3,7 @@ through Discord only, with the bot process replaced by a new one halfway through
 
 from __future__ import annotations
 
-from cogs.platform import presenter
+from cogs.platform import board as board_module
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import add_bot, buttons, pinged, play_greedily, table_of
@@ -50,7 +50,7 @@ async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(dra
     best = max(outcome.scores)
     assert f"{best} points" in message.content
     assert pinged(world, message) == set(), "the final scores ping nobody"
-    if presenter.render_board(final) is not None:
+    if board_module.render_board(final) is not None:
         # With the renderer installed, every board message carries the picture of the table.
         mine = [m for m in world.thread().history() if m.author.id == world.bot.user.id]
         assert "SHA-256 commitment" in mine[0].content, "the game opens with its dice commitment"

@@ -11,7 +11,7 @@ import pytest
 
 import renderers
 from cogs.games.buttons import UI
-from cogs.platform import presenter
+from cogs.platform import board as board_module
 from engine.buttons import RULES as BUTTONS
 from engine.buttons.state import Phase
 from engine.core import Prompt
@@ -171,7 +171,7 @@ def test_the_viewer_s_legal_cells_reach_the_buttons_renderer(monkeypatch: pytest
 
     monkeypatch.setattr(renderers, "render_png", spy)
     for seat in (place.seat, gold.seat, None):
-        png = presenter.render_board(table, seat)
+        png = board_module.render_board(table, seat)
         assert png is not None and png.startswith(b"\x89PNG"), "the real renderer takes the keyword"
     assert calls == [
         (place.seat, {"legal_cells": offered_cells(place)}),
@@ -182,7 +182,7 @@ def test_the_viewer_s_legal_cells_reach_the_buttons_renderer(monkeypatch: pytest
     # Once a seat has answered, its board is drawn without cells of its own.
     answered = BUTTONS.apply(table.state, gold.seat, gold.default).state
     calls.clear()
-    presenter.render_board(replace(table, state=answered, version=answered.version), gold.seat)
+    board_module.render_board(replace(table, state=answered, version=answered.version), gold.seat)
     assert calls == [(gold.seat, {})]
 
 

@@ -124,7 +124,7 @@ async def test_a_reminder_that_failed_is_sent_again(world: Harness) -> None:
     mover = table.seats[table.to_move[0]].user_id
     # The clocks fire from the test here, outside simcord's bot-owned work: the retry waits for real.
     world.bot.tables.idle_wait = plain_wait
-    world.bot.get_cog("Games").presenter.retry_base = 0.05  # type: ignore[union-attr]
+    world.bot.get_cog("Games").presenter.keeper.retry_base = 0.05  # type: ignore[union-attr]
     world.env.inject_error("POST", "/channels/*/messages", status=500, times=1)
     assert await world.bot.tables.run_due(time.time() + 13 * 3600) >= 1
     await world.idle()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from cogs.platform import presenter
+from cogs.platform import board as board_module
 from cogs.platform.drawing import DrawingPool, DrawJob
 from engine.games import get_rules
 from tests.cogs.conftest import Harness
@@ -67,13 +67,13 @@ async def test_a_worker_that_dies_while_drawing_is_replaced_and_the_board_posted
     drawn_world: Harness, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     marker = tmp_path / "a worker died"
-    real_job = presenter.board_job
+    real_job = board_module.board_job
 
     def dying_job(table: Any, seat: int | None = None) -> Any:
         job = real_job(table, seat)
         return None if job is None else DiesOnce(job, str(marker))
 
-    monkeypatch.setattr(presenter, "board_job", dying_job)
+    monkeypatch.setattr(board_module, "board_job", dying_job)
     await start_two_humans(drawn_world)
     board = drawn_world.board()
     assert marker.exists(), "a worker was killed while drawing"

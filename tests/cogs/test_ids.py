@@ -96,3 +96,14 @@ def test_malformed_leaderboard_pages() -> None:
         "mp:act:tomatoes:1",
     ):
         assert ids.parse_leaderboard(bad) is None, bad
+
+
+def test_every_kind_of_reference_has_one_handler() -> None:
+    """A click goes one way: each kind a custom_id parses to has its handler in the cog's table
+    (a select of choices, PickRef, is read as the ActRef or GroupRef it carries)."""
+    from typing import get_args
+
+    from cogs.play import CLICKS
+
+    kinds = set(get_args(ids.Ref)) - {ids.PickRef}
+    assert set(CLICKS) == kinds

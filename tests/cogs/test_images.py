@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from cogs.games import get_ui
-from cogs.platform import presenter
+from cogs.platform import board as board_module
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, fresh, play_option, table_of
 from tests.cogs.test_lobby import private_answer
@@ -44,7 +44,7 @@ async def test_boards_carry_the_image_of_the_state_they_show(
         drawn.append(table.version)
         return TinyJob(table.version)
 
-    monkeypatch.setattr(presenter, "board_job", fake_job)
+    monkeypatch.setattr(board_module, "board_job", fake_job)
     table = await start_two_humans(world)
     board = world.board()
     assert [a.filename for a in board.attachments] == ["board.png"]
@@ -87,7 +87,7 @@ async def test_my_hand_shows_a_seated_player_their_own_view_privately(
     ui = get_ui("tomatoes")
     monkeypatch.setattr(type(ui), "private_view", True)
     monkeypatch.setattr(type(ui), "private_text", lambda self, view, seat, names: f"secret of {names[seat]}")
-    monkeypatch.setattr(presenter, "board_job", fake_job)
+    monkeypatch.setattr(board_module, "board_job", fake_job)
     table = await start_two_humans(world)
     _, other = mover_and_other(world, table)
     board = world.board()

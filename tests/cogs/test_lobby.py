@@ -300,7 +300,7 @@ async def test_the_first_board_says_the_order_of_play_and_who_began(world: Harne
 async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
     world: Harness, monkeypatch: Any
 ) -> None:
-    from cogs.platform import presenter as presenter_module
+    from cogs.platform import board as board_module
     from tests.cogs.helpers import play_greedily
 
     presenter = world.bot.get_cog("Games").presenter
@@ -316,7 +316,7 @@ async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
                 line.removeprefix("-# • ") for line in board.content.splitlines() if line.startswith("-# • ")
             )
             assert stored.board_version is not None and lines
-            again = presenter_module._Step(stored.board_version, lines, False, frozenset())
+            again = board_module.Step(stored.board_version, lines, False, frozenset())
             presenter._pending.setdefault(table.id, []).insert(0, again)
         await original(update, interaction)
 

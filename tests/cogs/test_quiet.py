@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from cogs.games import get_ui
-from cogs.platform import presenter
+from cogs.platform import board as board_module
+from cogs.platform.board_messages import BoardMessages
 from cogs.platform.ids import ActRef, parse, parse_value
 from cogs.platform.layout import SelectSpec, groups_of, main_rows
 from engine.buttons.state import Phase
@@ -76,14 +77,14 @@ async def test_a_bots_tomatoes_turn_is_at_most_two_uploads(
 ) -> None:
     draw_boards_as(monkeypatch, lambda table, seat: b"board image")
     shown: list[tuple[int, ...]] = []
-    for name in ("_post", "_edit", "_finish"):
-        real = getattr(presenter.Presenter, name)
+    for name in ("post", "edit", "finish"):
+        real = getattr(BoardMessages, name)
 
         async def counted(self: Any, table: Any, *args: Any, _real: Any = real) -> None:
             await _real(self, table, *args)
-            shown.append(presenter.awaited_seats(table))
+            shown.append(board_module.awaited_seats(table))
 
-        monkeypatch.setattr(presenter.Presenter, name, counted)
+        monkeypatch.setattr(BoardMessages, name, counted)
     result = await world.alice.slash(world.channel, "play tomatoes")
     assert "is open" in slash_answer(result)
     lobby = world.channel.last_message
@@ -225,18 +226,24 @@ async def test_a_buttons_game_is_at_most_one_message_per_roll_and_a_roll_uploads
     cell buttons) keeps the board's image; the boards that follow a placement show it."""
     draw_boards_as(monkeypatch, lambda table, seat: f"board {table.version}".encode())
     uploads: list[tuple[str, int, bool]] = []  # (how, version shown, only bots awaited)
-    for name in ("_post", "_edit", "_finish"):
-        real = getattr(presenter.Presenter, name)
+    for name in ("post", "edit", "finish"):
+        real = getattr(BoardMessages, name)
 
         async def counted(
-            self: Any, table: Any, thread: Any, board: Any, *args: Any, _real: Any = real, _how: str = name
+            self: Any,
+            table: Any,
+            thread: Any,
+            board: Any,
+            *args: Any,
+            _real: Any = real,
+            _how: str = f"_{name}",
         ) -> None:
             await _real(self, table, thread, board, *args)
             if board.png is not None:
-                movers = presenter.awaited_seats(table)
+                movers = board_module.awaited_seats(table)
                 uploads.append((_how, table.version, bool(movers) and all(table.is_bot(s) for s in movers)))
 
-        monkeypatch.setattr(presenter.Presenter, name, counted)
+        monkeypatch.setattr(BoardMessages, name, counted)
     table = await open_buttons(world, bot=True)
     while table.status is TableStatus.PLAYING:
         assert await play_greedily(world, moves=1) == 1
@@ -272,13 +279,13 @@ async def test_a_troyes_step_that_logs_nothing_keeps_the_image_and_a_move_replac
 
     draw_boards_as(monkeypatch, lambda table, seat: f"board {table.version}".encode())
     edits: list[tuple[int, bool]] = []  # (version shown, with a new image)
-    real = presenter.Presenter._edit
+    real = BoardMessages.edit
 
     async def counted(self: Any, table: Any, thread: Any, board: Any, *args: Any) -> None:
         await real(self, table, thread, board, *args)
         edits.append((table.version, board.png is not None))
 
-    monkeypatch.setattr(presenter.Presenter, "_edit", counted)
+    monkeypatch.setattr(BoardMessages, "edit", counted)
     table = await open_troyes(world)
     await play_greedily(world, moves=80)
     table = await table_of(world)

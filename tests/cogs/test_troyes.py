@@ -15,8 +15,10 @@ from PIL import Image
 
 import renderers
 from cogs.games import get_ui
-from cogs.games.troyes import RULES_TEXT, find_die
-from cogs.platform import ids, presenter
+from cogs.games._troyes_words import find_die
+from cogs.games.troyes import RULES_TEXT
+from cogs.platform import board as board_module
+from cogs.platform import ids
 from cogs.platform.layout import main_entries
 from engine.core import Action, Prompt
 from engine.games import get_rules
@@ -201,8 +203,8 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
 ) -> None:
     world = drawn_world
     spy = Spy()
-    real_compose = presenter.compose
-    real_job = presenter.board_job
+    real_compose = board_module.compose
+    real_job = board_module.board_job
 
     def board_job(table: Any, seat: int | None = None) -> Any:
         # What the renderer is given (a drawing worker draws the job): public boards get the public view.
@@ -224,8 +226,8 @@ async def test_no_public_message_board_or_spectator_answer_tells_vp_or_character
         spy.captions.append((board.content, table.state.phase is Phase.OVER))
         return board
 
-    monkeypatch.setattr(presenter, "compose", compose)
-    monkeypatch.setattr(presenter, "board_job", board_job)
+    monkeypatch.setattr(board_module, "compose", compose)
+    monkeypatch.setattr(board_module, "board_job", board_job)
     table = await open_troyes(world)
     dealt = {characters()[c].name for p in table.state.players for c in p.characters}
     assert len(dealt) == len(table.seats), "one secret character each at three players"

@@ -10,7 +10,8 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from cogs.games.troyes import TroyesUI, event_name
+from cogs.games._troyes_words import event_name
+from cogs.games.troyes import TroyesUI
 from engine.troyes import RULES, TroyesState
 from engine.troyes.data import board, events
 from engine.troyes.kinds import Colour, Phase
