@@ -42,9 +42,9 @@ from pathlib import Path
 
 from timing import nearest_rank
 
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 
-ALL_GAMES = ("tomatoes", "buttons", "troyes")
+ALL_GAMES = tuple(GAMES)
 """The games with bot levels."""
 PAIRS = (("hard", "normal"), ("normal", "easy"), ("easy", "random"))
 """The 2-player match-ups: the stronger level first."""

@@ -34,12 +34,13 @@ sys.path.insert(0, str(ROOT))
 
 from timing import nearest_rank  # noqa: E402
 
+from engine.games import GAMES as REGISTERED  # noqa: E402
 from tests.e2e.botprocess import child_env  # noqa: E402
 from tests.e2e.players import choices, find_choice, press  # noqa: E402
 from tests.fakediscord import Channel, FakeDiscord, User  # noqa: E402
 
-GAMES = (("tomatoes", 1), ("buttons", 2), ("troyes", 2))
-"""Game and bot seats per table, dealt to the tables in turn."""
+GAMES = tuple((game, 1 if game == "tomatoes" else 2) for game in REGISTERED)
+"""Game and bot seats per table, dealt to the tables in turn (a solo-friendly Tomatoes table: one bot)."""
 BOARD_WAIT = 10.0
 PAGE = 4096
 

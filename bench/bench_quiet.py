@@ -40,8 +40,10 @@ from typing import Any
 ROOT = Path(os.environ.get("BENCH_QUIET_ROOT", Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(ROOT))
 
-GAMES = ("tomatoes", "buttons", "troyes")
-SEED_BASE = {"tomatoes": 7100, "buttons": 7200, "troyes": 7300}
+from engine.games import GAMES as REGISTERED  # noqa: E402
+
+GAMES = tuple(REGISTERED)
+SEED_BASE = {game: 7100 + 100 * index for index, game in enumerate(GAMES)}
 BOT_DELAY = 1.5
 """The bot's pause (the service's default). simcord cannot wait on timers, so the pause is played
 as "until every queued update has reached Discord", which is what 1.5 s gives live."""

@@ -21,12 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from timing import percentile, spread
 
 import renderers
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 from renderers import render
 from renderers.playout import states
 
 clock = time.process_time
-CASES = (("tomatoes", (2, 4, 6)), ("buttons", (2, 3, 4)), ("troyes", (2, 3, 4)))
+CASES = tuple((game.id, game.sample_seats) for game in GAMES.values() if game.renderer is not None)
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
 
 

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 from engine.play import run_game
 from renderers.replay import animation, frames_of, turns
 
-CASES = (("troyes", 4), ("tomatoes", 6))
+CASES = tuple((game.id, game.seats) for game in GAMES.values() if game.renderer is not None)
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
 LIMIT_BYTES = 8 * 1024 * 1024
 LIMIT_SECONDS = 10.0

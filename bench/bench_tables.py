@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import spread
 
-from engine.games import GAME_MODULES
+from engine.games import GAMES
 from tables import Store, TableService, TableStatus
 
 
@@ -104,7 +104,7 @@ async def main(game: str, players: int, games: int) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tomatoes", choices=sorted(GAME_MODULES))
+    parser.add_argument("--game", default="tomatoes", choices=sorted(GAMES))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=3)
     args = parser.parse_args()

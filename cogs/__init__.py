@@ -24,9 +24,11 @@ bot.py loads them all. The sub-packages hold what they share and are not extensi
   `votes` (the vote on a reminder), `threads` (reopen, archive, a deleted thread),
   `notify` (turn pings and reminders by each player's settings: thread or DM, never in quiet
   hours), `pacing` (the lobby's pace and standing-answer selects, `/game info`).
-- `cogs.games`: one mapping module per game. A module defines `UI`, a `GameUI` (labels,
+- `cogs.games`: one mapping module per game, the one its registration names (engine.games).
+  A module defines `UI`, a `GameUI` (labels,
   grouping, emoji, the question asked, the rules summary). Its `/play <game>` subcommand is
   built by `lobby.play_command` from the engine's option specs (those with a `short` name).
-  Adding a game to Discord means adding such a module (a helper module's name starts with
-  "_", e.g. `_troyes_words`, the wording of Troyes' dice, cards and events).
+  Adding a game to Discord means adding such a module and the game's `register` line (a
+  helper module's name starts with "_", e.g. `_troyes_words`, the wording of Troyes' dice,
+  cards and events).
 """

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.games import MODULES, get_ui
+from cogs.games import UIS, get_ui
 from cogs.games.base import GameUI
 from cogs.platform import gamelog, ids, pacing, records, views
 from cogs.platform.answers import (
@@ -121,9 +121,9 @@ class Games(commands.Cog):
             name="play", description="Open a game table in this channel", guild_only=True
         )
         self.rules = app_commands.Group(name="rules", description="A short summary of a game's rules")
-        for module in MODULES:
-            self.play.add_command(play_command(module.UI))
-            self.rules.add_command(rules_command(module.UI))
+        for ui in UIS.values():
+            self.play.add_command(play_command(ui))
+            self.rules.add_command(rules_command(ui))
 
     async def cog_load(self) -> None:
         """Register the commands, the persistent component handler and the table listener."""

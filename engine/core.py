@@ -240,6 +240,9 @@ class Rules(ABC, Generic[S]):
     max_players: ClassVar[int]
     state_type: ClassVar[type[GameState]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    hidden_information: ClassVar[bool] = False
+    """Whether a seat sees more than spectators do (`_redact` hides something): boards then carry
+    a "My hand" button that shows a player their own view, privately."""
 
     # -- setup -------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import DEFAULT_LEVEL, Event, Move, Options, Outcome, Record, Rules, Scalar, player_name
-from engine.games import GAME_MODULES, get_rules
+from engine.games import GAMES, get_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ def _parse_option(text: str) -> tuple[str, Scalar]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(prog="python -m engine.play", description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=sorted(GAME_MODULES))
+    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(

@@ -1,4 +1,8 @@
-"""Board images: `render_png(game_id, view, viewer, names)` draws a game's view as PNG bytes."""
+"""Board images: `render_png(game_id, view, viewer, names)` draws a game's view as PNG bytes.
+
+A game's renderer module is the one its registration names (engine.games: `Game.renderer`,
+renderers.<id> by convention); a game registered with none has no board image.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,10 @@ from typing import Any
 
 from PIL import Image
 
+from engine.games import GAMES
 from renderers import png
 
 Renderer = Callable[..., Image.Image]
-
-_MODULES = {"tomatoes": "renderers.tomatoes", "buttons": "renderers.buttons", "troyes": "renderers.troyes"}
-"""Game id -> the module whose `render(view, viewer, names)` draws it (imported on first use)."""
 
 
 class NoRenderer(LookupError):
@@ -23,14 +25,15 @@ class NoRenderer(LookupError):
 
 def has_renderer(game_id: str) -> bool:
     """Whether `game_id` has a board image."""
-    return game_id in _MODULES
+    game = GAMES.get(game_id)
+    return game is not None and game.renderer is not None
 
 
 def _module(game_id: str) -> ModuleType:
-    try:
-        return import_module(_MODULES[game_id])
-    except KeyError:
-        raise NoRenderer(f"no board image for the game {game_id!r}") from None
+    game = GAMES.get(game_id)
+    if game is None or game.renderer is None:
+        raise NoRenderer(f"no board image for the game {game_id!r}")
+    return import_module(game.renderer)
 
 
 def module(game_id: str) -> ModuleType:

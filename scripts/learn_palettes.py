@@ -15,11 +15,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image
 
+from engine.games import GAMES as REGISTERED
 from engine.games import get_rules
 from renderers import palette, png, render
 from renderers.playout import states
 
-GAMES = (("tomatoes", range(1, 7)), ("buttons", range(2, 5)), ("troyes", range(2, 5)))
+GAMES = tuple(
+    (game.id, range(get_rules(game.id).min_players, get_rules(game.id).max_players + 1))
+    for game in REGISTERED.values()
+    if game.renderer is not None
+)
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
 BOARDS_PER_TABLE = 3
 

@@ -8,13 +8,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 from renderers import has_renderer, render_png
 from renderers.playout import states
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri")
-SAMPLES = (("tomatoes", 4, 2024, 0.6), ("buttons", 4, 2024, 0.5), ("troyes", 4, 2024, 0.5))
+FRACTION = {"tomatoes": 0.6}
+"""How far into the game a sample board is taken, where not half-way."""
+SAMPLES = tuple(
+    (game.id, min(len(NAMES), game.seats), 2024, FRACTION.get(game.id, 0.5)) for game in GAMES.values()
+)
 """(game, players, seed, how far into the game) for each sample board."""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogs.games import MODULES
+from cogs.games import UIS
 from cogs.platform.lobby import play_command
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
@@ -12,8 +12,8 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 def test_every_play_option_is_in_the_readme() -> None:
     rows = {line.split("|")[1].strip(): line for line in README.splitlines() if line.startswith("| `/play ")}
-    for module in MODULES:
-        command = play_command(module.UI)
+    for ui in UIS.values():
+        command = play_command(ui)
         row = rows.get(f"`/play {command.name}`")
         assert row is not None, f"the README has no row for /play {command.name}"
         for parameter in command.parameters:

@@ -29,6 +29,7 @@ class RaceRules(Rules[RaceState]):
     min_players = 1
     max_players = 4
     state_type = RaceState
+    hidden_information = True
     option_specs = (OptionSpec("goal", "Goal", 30, (10, 30, 60)),)
 
     def _setup(self, seats: int, options: dict[str, Scalar], rng: Rng) -> RaceState:

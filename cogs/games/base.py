@@ -70,9 +70,6 @@ class GameUI(ABC):
     """Outcome.breakdown keys in the order to show, with their labels."""
     breakdown_hidden: ClassVar[frozenset[str]] = frozenset()
     """Outcome.breakdown keys left out of the final scores (a total the score already says)."""
-    private_view: ClassVar[bool] = False
-    """Whether a seat sees more than spectators do (hidden cards): boards then carry a
-    "My hand" button that shows the clicker their own view, privately."""
     optional_choices: ClassVar[str | None] = None
     """What the game's optional decisions (Prompt.optional) are, in words; None if it has none."""
     menu_budget: ClassVar[int | None] = None

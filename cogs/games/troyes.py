@@ -114,7 +114,6 @@ class TroyesUI(GameUI):
     title = "Troyes"
     emoji = "🏰"
     rules_text = RULES_TEXT
-    private_view = True
     breakdown_labels = (
         ("VP tokens", "VP"),
         ("Tradesmen spaces", "tradesmen"),

@@ -151,7 +151,7 @@ def compose(
         for seat, info in enumerate(table.seats)
         if not info.is_bot and table.status is TableStatus.PLAYING and rules.can_undo(state, seat)
     ]
-    private = ui.private_view and table.status is TableStatus.PLAYING
+    private = rules.hidden_information and table.status is TableStatus.PLAYING
     rows = (
         main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page, private)
         if prompts or private

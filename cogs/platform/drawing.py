@@ -34,8 +34,13 @@ from typing import Any, TypeVar
 log = logging.getLogger("meeple.cogs.drawing")
 T = TypeVar("T")
 
-RENDERER_MODULES = ("renderers.tomatoes", "renderers.buttons", "renderers.troyes", "engine.games")
-"""Imported once in the fork server, so every worker starts with them loaded."""
+
+def renderer_modules() -> list[str]:
+    """Imported once in the fork server, so every worker starts with them loaded: the registry and
+    each registered game's renderer."""
+    from engine.games import GAMES
+
+    return ["engine.games", *(game.renderer for game in GAMES.values() if game.renderer is not None)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +98,10 @@ def _alive(pid: int) -> bool:
 
 def warm_worker() -> None:
     """Draw one board of every game, so a worker's first real board finds its caches loaded."""
-    from engine.games import get_rules
+    from engine.games import GAMES, get_rules
     from renderers import has_renderer
 
-    for game in ("tomatoes", "buttons", "troyes"):
+    for game in GAMES:
         if not has_renderer(game):
             continue
         rules = get_rules(game)
@@ -170,7 +175,7 @@ class DrawingPool:
         # mid-step. The fork server is a fresh single-threaded interpreter with the renderers
         # (and the bot's main module) imported once; workers fork from it.
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["__main__", *RENDERER_MODULES])
+        context.set_forkserver_preload(["__main__", *renderer_modules()])
         return ProcessPoolExecutor(
             self.size, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
         )

@@ -24,6 +24,7 @@ class TroyesRules(Rules[TroyesState]):
     min_players = 2
     max_players = 4
     state_type = TroyesState
+    hidden_information = True  # victory points and character cards
     option_specs = (
         OptionSpec(
             "tiebreak",

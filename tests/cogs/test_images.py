@@ -10,6 +10,7 @@ from PIL import Image
 
 from cogs.games import get_ui
 from cogs.platform import board as board_module
+from engine.games import get_rules
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, fresh, play_option, table_of
 from tests.cogs.test_lobby import private_answer
@@ -85,7 +86,7 @@ async def test_my_hand_shows_a_seated_player_their_own_view_privately(
         return TinyJob(table.version)
 
     ui = get_ui("tomatoes")
-    monkeypatch.setattr(type(ui), "private_view", True)
+    monkeypatch.setattr(type(get_rules("tomatoes")), "hidden_information", True)
     monkeypatch.setattr(type(ui), "private_text", lambda self, view, seat, names: f"secret of {names[seat]}")
     monkeypatch.setattr(board_module, "board_job", fake_job)
     table = await start_two_humans(world)

@@ -334,12 +334,12 @@ async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
 
 
 def test_each_play_command_offers_its_games_short_options_within_discords_limits() -> None:
-    from cogs.games import MODULES
+    from cogs.games import UIS
     from cogs.platform.lobby import option_help, play_command
     from engine.games import get_rules
 
-    for module in MODULES:
-        command = play_command(module.UI)
+    for ui in UIS.values():
+        command = play_command(ui)
         offered = [spec for spec in get_rules(command.name).option_specs if spec.short]
         assert [p.name for p in command.parameters] == [spec.short for spec in offered] + ["pace"]
         for spec, parameter in zip(offered, command.parameters, strict=False):

@@ -35,12 +35,8 @@ class GameSpec:
     options: tuple[tuple[str, Any], ...] = ()
 
 
-SEATING: dict[str, GameSpec] = {
-    "tomatoes": GameSpec("tomatoes", humans=1, bots=1),
-    "buttons": GameSpec("buttons", humans=1, bots=1),
-    "troyes": GameSpec("troyes", humans=1, bots=1),
-}
-"""Seating per game; a game on Discord that is not listed gets one human and one bot."""
+SEATING: dict[str, GameSpec] = {}
+"""Seating per game where not one human and one bot (every registered game today)."""
 
 
 def games_on_discord() -> list[GameSpec]:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from engine.core import Event, player_name
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 from engine.play import run_game
 
 PLAYER = re.compile(r"\bPlayer (\d)\b")
@@ -21,7 +21,9 @@ def test_player_name() -> None:
     assert player_name(2, ["Ann", "Bob"]) == "Player 3"
 
 
-@pytest.mark.parametrize(("game", "seats", "seed"), [("tomatoes", 4, 3), ("buttons", 4, 5), ("troyes", 4, 2)])
+@pytest.mark.parametrize(
+    ("game", "seats", "seed"), [(game.id, min(len(NAMES), game.seats), 3) for game in GAMES.values()]
+)
 def test_every_logged_line_names_the_players(game: str, seats: int, seed: int) -> None:
     rules = get_rules(game)
     played = run_game(rules, seats, seed)

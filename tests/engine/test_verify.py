@@ -12,12 +12,13 @@ import pytest
 
 from engine import commitment as commit
 from engine.core import UNDO, Move, Record, advance
+from engine.games import GAMES as REGISTERED
 from engine.games import get_rules
 from engine.recordfile import build, dumps
 from engine.verify import FAILED, UNCHECKABLE, VERIFIED, CannotCheck, RecordProblem, main, verify
 
 SALT = "5a" * commit.SALT_BYTES
-GAMES = (("tomatoes", 4, 11), ("buttons", 3, 12), ("troyes", 4, 13))
+GAMES = tuple((game.id, game.seats, 11 + index) for index, game in enumerate(REGISTERED.values()))
 
 
 def finished_record(game: str, seats: int, seed: int) -> Record:

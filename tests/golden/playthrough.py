@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Action, Event, Move, Outcome, Record, Rules, Scalar, advance
-from engine.games import GAME_MODULES, get_rules
+from engine.games import GAMES, get_rules
 
 FOLDER = Path(__file__).parent / "games"
 NAMES = ("Ann", "Bolek", "Chae-won", "Dmitri", "Eun-ji", "Fryderyk")
@@ -38,7 +38,7 @@ class Case:
 def cases() -> list[Case]:
     """Every game of the registry at its defaults, then each non-default option value on its own."""
     found: list[Case] = []
-    for game in GAME_MODULES:
+    for game in GAMES:
         rules = get_rules(game)
         seats = min(max(3, rules.min_players), rules.max_players)
         found.append(Case(game, seats))

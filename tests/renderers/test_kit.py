@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import renderers
+from engine.games import GAMES
 from renderers import dice, palette, png
 from renderers.kit import Canvas
 from renderers.layout import Box
@@ -76,7 +77,7 @@ def test_a_game_without_a_board_raises_a_lookup_error() -> None:
         renderers.render_png("chess", object(), None, [])
     assert issubclass(renderers.NoRenderer, LookupError)
     assert not renderers.has_renderer("chess")
-    assert all(renderers.has_renderer(game) for game in ("tomatoes", "buttons", "troyes"))
+    assert all(renderers.has_renderer(game) for game in GAMES)
 
 
 def test_renderers_import_no_discord_and_no_database() -> None:
@@ -125,7 +126,7 @@ def test_cached_text_paints_the_same_pixels_as_pillow() -> None:
     assert canvas.image.tobytes() == plain.tobytes()
 
 
-@pytest.mark.parametrize("game", ["tomatoes", "buttons", "troyes"])
+@pytest.mark.parametrize("game", [game.id for game in GAMES.values() if game.renderer])
 def test_a_board_is_encoded_with_its_games_fixed_palette_keeping_named_colours(game: str) -> None:
     fixed = png.game_palette(game)
     assert fixed is not None

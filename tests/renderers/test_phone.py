@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 from renderers import render_png
 from renderers.kit import Canvas
 from renderers.playout import states
@@ -66,7 +66,7 @@ def test_the_final_board_is_a_small_png(game: str, seats: int) -> None:
     decode(data, (600, 1000), 3000, PHONE_BYTES)
 
 
-@pytest.mark.parametrize("game", ["tomatoes", "buttons", "troyes"])
+@pytest.mark.parametrize("game", [game.id for game in GAMES.values() if game.renderer])
 def test_the_check_sees_text_too_small_for_a_phone(game: str) -> None:
     rules = get_rules(game)
     state = moments(game, 2)[1]

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine.core import UNDO, Move, Record, advance
-from engine.games import get_rules
+from engine.games import GAMES, get_rules
 from engine.play import run_game
 from engine.tomatoes.events import Ev
 from engine.troyes.kinds import HIDDEN
@@ -82,7 +82,9 @@ def test_moves_taken_back_are_not_replayed() -> None:
     assert plain == again
 
 
-@pytest.mark.parametrize(("name", "seats"), [("troyes", 4), ("tomatoes", 6), ("buttons", 3)])
+@pytest.mark.parametrize(
+    ("name", "seats"), [(entry.id, entry.seats) for entry in GAMES.values() if entry.renderer]
+)
 def test_the_animation_decodes_with_one_frame_per_turn_showing_its_board(name: str, seats: int) -> None:
     record = game(name, seats, 3)
     found = turns(record)

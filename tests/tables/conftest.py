@@ -52,9 +52,12 @@ class Recorder:
 @pytest.fixture(autouse=True)
 def toy_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the toy games so tables can be made of them."""
-    monkeypatch.setitem(games.GAME_MODULES, "race", "tests.toygame")
-    monkeypatch.setitem(games.GAME_MODULES, "vote", "tests.tables.votegame")
-    monkeypatch.setitem(games.GAME_MODULES, "claim", "tests.tables.claimgame")
+    for game, module in (
+        ("race", "tests.toygame"),
+        ("vote", "tests.tables.votegame"),
+        ("claim", "tests.tables.claimgame"),
+    ):
+        monkeypatch.setitem(games.GAMES, game, games.registration(game, (2,), rules=module, renderer=None))
 
 
 @pytest.fixture

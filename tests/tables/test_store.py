@@ -238,7 +238,7 @@ CRASH = textwrap.dedent(
     from tables import Store, TableService
     from tables.store import Store as S
 
-    games.GAME_MODULES["race"] = "tests.toygame"
+    games.register("race", (2,), rules="tests.toygame", renderer=None)
 
     async def main():
         service = TableService(await Store.open(sys.argv[1]), bot_delay=0)
@@ -297,7 +297,7 @@ async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
     await first.act(race.id, HOST, 1, ROLL)
     await first.close()
 
-    monkeypatch.delitem(games.GAME_MODULES, "vote")
+    monkeypatch.delitem(games.GAMES, "vote")
     second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     try:
         await second.start()

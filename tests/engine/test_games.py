@@ -1,0 +1,55 @@
+"""The game registry: each entry's rules answer to its id, and `hidden_information` tells the truth."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core import Rules
+from engine.games import GAMES, Game, UnknownGame, game, get_rules, registration
+from tests.toygame import RULES as RACE
+
+
+@pytest.mark.parametrize("entry", GAMES.values(), ids=list(GAMES))
+def test_each_registered_game_has_rules_of_its_id_and_sample_seats_it_allows(entry: Game) -> None:
+    assert game(entry.id) is entry
+    rules = get_rules(entry.id)
+    assert rules.id == entry.id
+    assert entry.sample_seats == tuple(sorted(entry.sample_seats))
+    assert all(rules.min_players <= n <= rules.max_players for n in entry.sample_seats)
+
+
+def test_a_registration_finds_its_parts_by_convention_unless_named() -> None:
+    plain = registration("chess", (2,))
+    assert (plain.rules, plain.renderer, plain.ui) == ("engine.chess", "renderers.chess", "cogs.games.chess")
+    named = registration("race", (3, 2), rules="tests.toygame", renderer=None, ui="tests.cogs.race_ui")
+    assert (named.rules, named.renderer, named.ui) == ("tests.toygame", None, "tests.cogs.race_ui")
+    assert named.sample_seats == (2, 3) and named.seats == 3
+    assert "chess" not in GAMES, "a registration is not registered until `register`"
+    with pytest.raises(UnknownGame):
+        get_rules("chess")
+
+
+def _sees_more(rules: Rules[Any], seats: int, moves: int = 80) -> bool:
+    """Whether some seat's view differs from the spectators' in the first `moves` states of a bot game."""
+    state = rules.setup(seats, None, 5)
+    for _ in range(moves):
+        spectator = rules.view(state, None)
+        if any(rules.view(state, seat) != spectator for seat in range(seats)):
+            return True
+        prompts = rules.prompts(state)
+        if not prompts:
+            break
+        state = rules.apply(state, prompts[0].seat, rules.bot_action(state, prompts[0])).state
+    return False
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_hidden_information_is_set_exactly_for_games_whose_seats_see_more(game_id: str) -> None:
+    rules = get_rules(game_id)
+    assert rules.hidden_information == _sees_more(rules, GAMES[game_id].seats)
+
+
+def test_the_toy_race_hides_its_secrets_and_says_so() -> None:
+    assert RACE.hidden_information and _sees_more(RACE, 2)
