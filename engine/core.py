@@ -298,18 +298,34 @@ class Rules(ABC, Generic[S]):
         prompt = self.prompt_for(state, seat)
         return prompt is not None and action in prompt.options
 
-    def apply(self, state: S, seat: int, action: Action, version: int | None = None) -> Transition[S]:
+    def apply(
+        self,
+        state: S,
+        seat: int,
+        action: Action,
+        version: int | None = None,
+        *,
+        offered: Sequence[Prompt] | None = None,
+    ) -> Transition[S]:
         """Play `action` for `seat`; the input state is never changed.
 
         Raises StaleAction when `version` is given and differs from the state's, and
-        IllegalAction for anything that is not offered to that seat now.
+        IllegalAction for anything that is not offered to that seat now. `offered` is
+        `prompts(state)` when the caller has it already: the check reads it instead of
+        building the prompts again.
         """
         if version is not None and version != state.version:
             raise StaleAction(f"built for version {version}, the game is at {state.version}")
         if action == UNDO:
             raise IllegalAction("undo needs the earlier state: use undo()")
-        if not self.is_offered(state, seat, action):
-            if self.prompt_for(state, seat) is None:
+        if offered is None:
+            allowed = self.is_offered(state, seat, action)
+            prompt = None if allowed else self.prompt_for(state, seat)
+        else:
+            prompt = next((p for p in offered if p.seat == seat), None)
+            allowed = prompt is not None and action in prompt.options
+        if not allowed:
+            if prompt is None:
                 raise IllegalAction(f"seat {seat} has nothing to decide now")
             raise IllegalAction(f"{action.kind} is not a legal choice for seat {seat} now")
         new = self.clone(state)

@@ -120,6 +120,26 @@ class SeatInfo:
         return self.bot is not None
 
 
+_PROMPTS_SEEN: dict[int, tuple[Any, tuple[Prompt, ...]]] = {}
+"""Recent states' open decisions by the state object's id (the entry keeps the state, so the id
+cannot be reused while it is there). A click reads a table's prompts many times, across the
+service, the cog and the presenter; states are never changed in place (`Rules.apply` returns a
+new one), so the decisions of one state object are worked out once."""
+_PROMPTS_KEPT = 256
+
+
+def prompts_of(rules: Rules[Any], state: Any) -> tuple[Prompt, ...]:
+    """`rules.prompts(state)`, worked out once per state object."""
+    seen = _PROMPTS_SEEN.get(id(state))
+    if seen is not None and seen[0] is state:
+        return seen[1]
+    prompts = tuple(rules.prompts(state))
+    if len(_PROMPTS_SEEN) >= _PROMPTS_KEPT:
+        _PROMPTS_SEEN.clear()
+    _PROMPTS_SEEN[id(state)] = (state, prompts)
+    return prompts
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """A lobby or a game in progress (or over), as stored; never mutate `state`."""
@@ -218,7 +238,7 @@ class Table:
         """The decisions open now (none in the lobby or once over)."""
         if self.state is None or self.status is not TableStatus.PLAYING:
             return ()
-        return self.rules.prompts(self.state)
+        return prompts_of(self.rules, self.state)
 
     def prompt_for(self, seat: int) -> Prompt | None:
         """The open decision of one seat, or None."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import UNDO, Action, EngineError, Prompt, Transition, advance
 from tables.errors import IllegalMove, NothingToUndo, NotSeated, NotYourTurn, StaleVersion
-from tables.models import LoggedEvent, Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
+from tables.models import LoggedEvent, Notice, NoticeKind, Table, TableStatus, Update, UpdateKind, prompts_of
 from tables.service.core import TableCore
 from tables.service.delivery import Delivery
 from tables.service.plans import plan, set_seat
@@ -44,7 +44,7 @@ class Turns:
             if action not in prompt.options:
                 raise IllegalMove()
             try:
-                transition = table.rules.apply(table.state, seat, action)
+                transition = table.rules.apply(table.state, seat, action, offered=table.prompts)
             except EngineError as exc:
                 raise IllegalMove() from exc
             base = table
@@ -159,7 +159,7 @@ class Turns:
         state = transition.state
         outcome = rules.outcome(state)
         before_prompts = {p.seat: p for p in old.prompts}
-        after_prompts = {} if outcome is not None else {p.seat: p for p in rules.prompts(state)}
+        after_prompts = {} if outcome is not None else {p.seat: p for p in prompts_of(rules, state)}
         self_acted = kind in (UpdateKind.MOVE, UpdateKind.UNDO)
         seats = []
         for index, info in enumerate(base.seats):

@@ -61,8 +61,8 @@ def secrets_in_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every move also logs a secret only its own seat may see ("secret of seat N")."""
     apply, describe = TomatoRules.apply, TomatoRules.describe
 
-    def apply_with_secret(self: TomatoRules, state: Any, seat: int, action: Any) -> Any:
-        transition = apply(self, state, seat, action)
+    def apply_with_secret(self: TomatoRules, state: Any, seat: int, action: Any, **checks: Any) -> Any:
+        transition = apply(self, state, seat, action, **checks)
         secret = Event("secret", {"seat": seat}, visible_to=frozenset({seat}))
         return replace(transition, events=(*transition.events, secret))
 

@@ -105,6 +105,27 @@ def test_apply_asks_is_offered_which_defaults_to_membership_in_the_prompt() -> N
         Closed().apply(state, 1, prompt.options[0])
 
 
+def test_apply_checks_the_prompts_it_is_handed_instead_of_building_them() -> None:
+    state = RULES.setup(2, seed=1)
+    offered = RULES.prompts(state)
+    stride = offered[0].options[0]
+    assert RULES.apply(state, 0, stride, offered=offered).state.version == 1
+    with pytest.raises(IllegalAction, match="not a legal choice"):
+        RULES.apply(state, 0, Action.of("stride", n=4), offered=offered)
+    with pytest.raises(IllegalAction, match="nothing to decide"):
+        RULES.apply(state, 1, stride, offered=offered)
+
+    class Counting(RaceRules):
+        built = 0
+
+        def prompts(self, state: RaceState) -> tuple[Prompt, ...]:
+            Counting.built += 1
+            return super().prompts(state)
+
+    Counting().apply(state, 0, stride, offered=offered)
+    assert Counting.built == 0, "handed the prompts, apply builds none"
+
+
 def test_undo_follows_bga_policy() -> None:
     s0 = RULES.setup(2, seed=1)
     s1 = RULES.apply(s0, 0, Action.of("stride", n=2)).state
