@@ -56,7 +56,7 @@ async def journalled(
         return
     store: Store = service.store
     table_id = ref.table if ref is not None else None
-    click: PendingClick | None = PendingClick(
+    pending = PendingClick(
         interaction.id,
         interaction.application_id,
         interaction.token,
@@ -64,13 +64,13 @@ async def journalled(
         ref is not None and plays_a_move(ref, values),
         time.time(),  # Discord's window runs on real time, whatever clock the tables keep
     )
-    assert click is not None
-    write = asyncio.ensure_future(store.journal_click(click))
+    write = asyncio.ensure_future(store.journal_click(pending))
+    click: PendingClick | None = pending
     done, _ = await asyncio.wait({write}, timeout=JOURNAL_WAIT)
     if write in done and write.exception() is not None:
         # Unjournalled, the click still works; only a crash now would leave it unanswered.
         failure = type(write.exception()).__name__
-        log.warning("click %s (table %s) not journalled: %s", click.id, table_id, failure)
+        log.warning("click %s (table %s) not journalled: %s", pending.id, table_id, failure)
         click = None
     mark = clicks.current.set(click)
     try:
