@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -17,11 +17,10 @@ from cogs.platform import gamelog, ids, pacing, records, views
 from cogs.platform.answers import (
     MALFORMED,
     OOPS,
-    WATCHER,
     BadButton,
     answered,
+    clicked,
     current_table,
-    deferred,
     stale_click_answer,
 )
 from cogs.platform.ids import (
@@ -33,7 +32,6 @@ from cogs.platform.ids import (
     MainRef,
     MineRef,
     PickRef,
-    Ref,
     ReplayRef,
     UndoRef,
     VoteRef,
@@ -43,7 +41,9 @@ from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
 from cogs.platform.votes import vote_click
-from tables.errors import GameNotRunning, NotSeated, NotYourTurn, StaleVersion, TableError
+from engine.core import Prompt
+from engine.words import words
+from tables.errors import GameNotRunning, GameOver, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
 
@@ -59,27 +59,8 @@ PLAYED_NOT_SHOWN = (
 )
 
 
-def check_turn(
-    table: Table, user_id: int, version: int, seat: int, still_offered: bool | None = None
-) -> None:
-    """Refuse a turn click from anyone but the seat's player, or on an outdated board.
-
-    `still_offered`: the service's answer for an option clicked on an older board
-    (TableService.option_at); by default, whether the seat's decision is unchanged since.
-    """
-    if table.status is not TableStatus.PLAYING:
-        raise GameNotRunning("This game is over." if table.status is TableStatus.FINISHED else None)
-    if table.seat_of(user_id) is None:
-        raise NotSeated(WATCHER)
-    # The service's rule: a board stays good for a seat whose decision has not changed since.
-    if not (table.shows_current_prompt(seat, version) if still_offered is None else still_offered):
-        raise StaleVersion()
-    if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != user_id or seat not in table.to_move:
-        raise NotYourTurn()
-
-
 def reaches_a_component(interaction: discord.Interaction[Any]) -> bool:
-    """Whether discord.py will hand this click to a MeepleComponent.
+    """Whether discord.py will hand this click to a MeepleComponent (views.COMPONENTS).
 
     It does only when the clicked custom_id is still on the message as Discord sent it with
     the click (discord.py 2.7 ViewStore.schedule_dynamic_item_call); a click on a component
@@ -89,7 +70,7 @@ def reaches_a_component(interaction: discord.Interaction[Any]) -> bool:
     custom_id = str(data.get("custom_id", ""))
     kind = data.get("component_type")
     message = interaction.message
-    if message is None or views.MeepleComponent.__discord_ui_compiled_template__.fullmatch(custom_id) is None:
+    if message is None or views.component_for(custom_id) is None:
         return False
     view = discord.ui.View.from_message(message, timeout=None)
     return any(
@@ -129,8 +110,9 @@ class Games(commands.Cog):
         """Register the commands, the persistent component handler and the table listener."""
         self.bot.tree.add_command(self.play)
         self.bot.tree.add_command(self.rules)
-        self.bot.add_dynamic_items(views.MeepleComponent)
-        views.set_handler(self.on_component)
+        for component, handler in self.clicks():
+            views.handle(component, handler)
+        self.bot.add_dynamic_items(*(component for component, _ in self.clicks()))
         self.bot.tree.error(self.on_command_error)
         self.service.subscribe(self.presenter.listener)
         self.presenter.start_drawing()
@@ -163,8 +145,9 @@ class Games(commands.Cog):
         """Undo what cog_load did (the service has no unsubscribe; its listener goes quiet)."""
         self.bot.tree.remove_command(self.play.name)
         self.bot.tree.remove_command(self.rules.name)
-        self.bot.remove_dynamic_items(views.MeepleComponent)
-        views.set_handler(None)
+        for component, _ in self.clicks():
+            views.handle(component, None)
+        self.bot.remove_dynamic_items(*(component for component, _ in self.clicks()))
         await self.presenter.stop()
 
     @commands.Cog.listener()
@@ -182,17 +165,22 @@ class Games(commands.Cog):
         if interaction.type is not discord.InteractionType.component or reaches_a_component(interaction):
             return
         data: Any = interaction.data or {}
-        ref = ids.parse(str(data.get("custom_id", "")))
-        if isinstance(ref, (ActRef, PickRef, GroupRef, MainRef)):
+        custom_id = str(data.get("custom_id", ""))
+        ref = ids.parse(custom_id)
+        w = words(interaction.locale)
+        handler = views.handler_of(ref)
+        if isinstance(ref, (ActRef, PickRef, GroupRef, MainRef)) and handler is not None:
             raw = data.get("values", [])
-            await self.on_component(interaction, ref, [str(v) for v in raw] if isinstance(raw, list) else [])
+            await handler(interaction, ref, [str(v) for v in raw] if isinstance(raw, list) else [])
             return
-        table_id = ref.table if ref is not None else None
-        table = await current_table(self.service, table_id, interaction.channel_id)
+        if custom_id.startswith(ids.PREFIX) and views.component_for(custom_id) is None:
+            answer = w.gettext(MALFORMED)
+        else:
+            table_id = ref.table if ref is not None else None
+            table = await current_table(self.service, table_id, interaction.channel_id)
+            answer = stale_click_answer(table, interaction.user.id, w)
         try:
-            await interaction.response.send_message(
-                stale_click_answer(table, interaction.user.id), ephemeral=True
-            )
+            await interaction.response.send_message(answer, ephemeral=True)
         except (discord.HTTPException, discord.InteractionResponded):
             log.info("could not answer a click on an unknown component")
 
@@ -314,43 +302,62 @@ class Games(commands.Cog):
 
     # -- components ----------------------------------------------------------
 
-    async def on_component(
-        self, interaction: discord.Interaction[Any], ref: Ref | None, values: Sequence[str]
-    ) -> None:
-        """Every Meeple button and select: acknowledge at once, then act, answering errors privately."""
-        if ref is None:
-            await interaction.response.send_message(MALFORMED, ephemeral=True)
-            return
-        async with deferred(interaction, f"component {ref}", self.service, ref.table, private=False):
-            if isinstance(ref, PickRef):
-                picked = ids.parse_value(ref.table, ref.version, values[0]) if len(values) == 1 else None
-                if picked is None:
-                    raise BadButton()
-                ref = picked
-            click = CLICKS.get(type(ref))
-            if click is not None:
-                await click(self, interaction, ref, values)
+    def clicks(self) -> tuple[tuple[type[views.MeepleComponent], views.Handler], ...]:
+        """The handler of each kind of component this cog answers (the leaderboard's is /standings')."""
+        return (
+            (views.LobbyComponent, self.lobby),
+            (views.ActComponent, self.act),
+            (views.GroupComponent, self.group),
+            (views.MainComponent, self.main_page),
+            (views.UndoComponent, self.undo),
+            (views.PickComponent, self.pick),
+            (views.MineComponent, self.show_mine),
+            (views.ReplayComponent, self.replay_step),
+            (views.HistoryComponent, self.history_page),
+            (views.LogComponent, self.log_page),
+            (views.VoteComponent, self.vote),
+        )
 
-    async def act(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
+    @clicked
+    async def lobby(
+        self, interaction: discord.Interaction[Any], ref: LobbyRef, values: Sequence[str]
+    ) -> None:
+        """A lobby button, or one of the host's selects."""
+        await lobby_click(interaction, ref, values)
+
+    @clicked
+    async def act(self, interaction: discord.Interaction[Any], ref: ActRef, values: Sequence[str]) -> None:
         """Play the chosen option."""
-        table = await self.service.get(ref.table)
-        # On an older board, the option the player saw then, if it still stands (another
-        # seat's move in between left it offered).
-        action = await self.service.option_at(ref.table, ref.version, ref.seat, ref.index)
-        unchanged = table.shows_current_prompt(ref.seat, ref.version)
-        check_turn(table, interaction.user.id, ref.version, ref.seat, unchanged or action is not None)
-        if action is None:
+        await self.play_option(interaction, ref)
+
+    @clicked
+    async def group(
+        self, interaction: discord.Interaction[Any], ref: GroupRef, values: Sequence[str]
+    ) -> None:
+        """Open a group of options."""
+        await self.open_group(interaction, ref)
+
+    @clicked
+    async def pick(self, interaction: discord.Interaction[Any], ref: PickRef, values: Sequence[str]) -> None:
+        """A select of options or groups: the one chosen, as if its button was pressed."""
+        picked = ids.parse_value(ref.table, ref.version, values[0]) if len(values) == 1 else None
+        if isinstance(picked, ActRef):
+            await self.play_option(interaction, picked)
+        elif isinstance(picked, GroupRef):
+            await self.open_group(interaction, picked)
+        else:
             raise BadButton()
-        update = await self.service.act(ref.table, interaction.user.id, ref.version, action)
+
+    async def play_option(self, interaction: discord.Interaction[Any], ref: ActRef) -> None:
+        """Play the chosen option: the service checks it once and words nothing; its refusals are
+        worded by `deferred` (an older board plays the option the player saw, if it still stands)."""
+        update = await self.service.choose(ref.table, interaction.user.id, ref.version, ref.seat, ref.index)
         await self.show_played(update, interaction)
 
     async def open_group(self, interaction: discord.Interaction[Any], ref: GroupRef) -> None:
         """Second step: show the options of one group on the board message."""
         table = await self.service.get(ref.table)
-        check_turn(table, interaction.user.id, ref.version, ref.seat)
-        prompt = table.prompt_for(ref.seat)
-        if prompt is None:
-            raise NotYourTurn()
+        prompt = self.own_prompt(table, interaction.user.id, ref.version, ref.seat)
         ui, view = get_ui(table.game), table.view(None)
         groups = groups_of(ui, view, prompt, names_of(table))
         if ref.group >= len(groups):
@@ -360,42 +367,87 @@ class Games(commands.Cog):
         content = self.presenter.caption(table, ui.group_question(view, prompt, group.head))
         await interaction.edit_original_response(content=content, view=views.build_view(rows))
 
-    async def main_page(self, interaction: discord.Interaction[Any], ref: MainRef) -> None:
+    @staticmethod
+    def own_prompt(table: Table, user_id: int, version: int, seat: int) -> Prompt:
+        """The decision a board step (a group, a page) shows: the clicker's own and current, or a refusal.
+
+        No move is played here, so nothing is checked twice: a move's one check is the service's.
+        """
+        if table.status is not TableStatus.PLAYING:
+            raise GameOver() if table.status is TableStatus.FINISHED else GameNotRunning()
+        if table.seat_of(user_id) is None:
+            raise NotSeated()
+        if not table.shows_current_prompt(seat, version):
+            raise StaleVersion()
+        prompt = table.prompt_for(seat)
+        if prompt is None or table.seats[seat].user_id != user_id:
+            raise NotYourTurn()
+        return prompt
+
+    @clicked
+    async def main_page(
+        self, interaction: discord.Interaction[Any], ref: MainRef, values: Sequence[str]
+    ) -> None:
         """Back to the first step (or another page of it)."""
         table = await self.service.get(ref.table)
         seat = table.seat_of(interaction.user.id)
-        check_turn(table, interaction.user.id, ref.version, seat if seat is not None else -1)
+        self.own_prompt(table, interaction.user.id, ref.version, seat if seat is not None else -1)
         board = self.presenter.first_step(table, ref.page)
         await interaction.edit_original_response(content=board.content, view=board.view())
 
-    async def undo(self, interaction: discord.Interaction[Any], ref: UndoRef) -> None:
-        """Take back the player's own last move."""
-        table = await self.service.get(ref.table)
-        if table.status is not TableStatus.PLAYING:
-            raise GameNotRunning()
-        if table.seat_of(interaction.user.id) != ref.seat:
-            raise NotSeated("Only that player can undo their own move.")
-        if ref.version != table.version:
-            raise StaleVersion()
-        update = await self.service.undo(ref.table, interaction.user.id, ref.version)
+    @clicked
+    async def undo(self, interaction: discord.Interaction[Any], ref: UndoRef, values: Sequence[str]) -> None:
+        """Take back the player's own last move (the service checks who and when)."""
+        update = await self.service.undo(ref.table, interaction.user.id, ref.version, ref.seat)
         await self.show_played(update, interaction)
 
-    async def show_mine(self, interaction: discord.Interaction[Any], ref: MineRef) -> None:
+    @clicked
+    async def show_mine(
+        self, interaction: discord.Interaction[Any], ref: MineRef, values: Sequence[str]
+    ) -> None:
         """Show a seated player what their seat sees (hidden information), privately."""
         table = await self.service.get(ref.table)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise NotSeated(WATCHER)
+            raise NotSeated()
         if table.status is not TableStatus.PLAYING:
             raise GameNotRunning()
         ui = get_ui(table.game)
         png = await self.presenter.draw(table, seat)
-        words = ui.private_text(table.view(seat), seat, shown_names(table))
-        content = f"{ui.emoji} What you see at table #{table.id}" + (f"\n{words}" if words else "")
+        w = words(interaction.locale)
+        private = ui.private_text(table.view(seat), seat, shown_names(table))
+        content = w.gettext("{emoji} What you see at table #{table}", emoji=ui.emoji, table=table.id)
+        content += f"\n{private}" if private else ""
         kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}
         if png is not None:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="my-view.png")
         await interaction.followup.send(**kwargs)
+
+    @clicked
+    async def replay_step(
+        self, interaction: discord.Interaction[Any], ref: ReplayRef, values: Sequence[str]
+    ) -> None:
+        """A step of a finished game's replay."""
+        await records.step(interaction, self.service, self.presenter.drawing, ref)
+
+    @clicked
+    async def history_page(
+        self, interaction: discord.Interaction[Any], ref: HistoryRef, values: Sequence[str]
+    ) -> None:
+        """A page of the server's finished games."""
+        await records.show_history(interaction, self.service, ref.page, edit=True)
+
+    @clicked
+    async def log_page(
+        self, interaction: discord.Interaction[Any], ref: LogRef, values: Sequence[str]
+    ) -> None:
+        """A page of the table's log."""
+        await gamelog.log_click(interaction, ref)
+
+    @clicked
+    async def vote(self, interaction: discord.Interaction[Any], ref: VoteRef, values: Sequence[str]) -> None:
+        """A vote to hand an idle seat to a bot."""
+        await vote_click(interaction, ref)
 
     async def show_played(self, update: Update, interaction: discord.Interaction[Any]) -> None:
         """Show an accepted move; if Discord fails us now, say the move stands (it is saved)."""
@@ -403,30 +455,8 @@ class Games(commands.Cog):
             await self.presenter.show(update, interaction)
         except Exception:
             log.exception("table %s: the move was saved but the board could not be updated", update.table.id)
-            await interaction.followup.send(PLAYED_NOT_SHOWN, ephemeral=True)
-
-
-Click = Callable[[Games, discord.Interaction[Any], Any, Sequence[str]], Awaitable[None]]
-"""What a click on one kind of component does: (cog, interaction, reference, select values)."""
-
-CLICKS: dict[type[Ref], Click] = {
-    LobbyRef: lambda cog, interaction, ref, values: lobby_click(interaction, ref, values),
-    ActRef: lambda cog, interaction, ref, values: cog.act(interaction, ref),
-    GroupRef: lambda cog, interaction, ref, values: cog.open_group(interaction, ref),
-    MainRef: lambda cog, interaction, ref, values: cog.main_page(interaction, ref),
-    UndoRef: lambda cog, interaction, ref, values: cog.undo(interaction, ref),
-    MineRef: lambda cog, interaction, ref, values: cog.show_mine(interaction, ref),
-    ReplayRef: lambda cog, interaction, ref, values: records.step(
-        interaction, cog.service, cog.presenter.drawing, ref
-    ),
-    HistoryRef: lambda cog, interaction, ref, values: records.show_history(
-        interaction, cog.service, ref.page, edit=True
-    ),
-    LogRef: lambda cog, interaction, ref, values: gamelog.log_click(interaction, ref),
-    VoteRef: lambda cog, interaction, ref, values: vote_click(interaction, ref),
-}
-"""The handler of each kind of component reference (a select of choices, PickRef, is read as
-the ActRef or GroupRef it carries first)."""
+            w = words(interaction.locale)
+            await interaction.followup.send(w.gettext(PLAYED_NOT_SHOWN), ephemeral=True)
 
 
 async def setup(bot: Any) -> None:

@@ -15,7 +15,7 @@ from discord.utils import escape_markdown
 
 from cogs.games import UIS
 from cogs.platform import views
-from cogs.platform.ids import LeaderboardRef, parse_leaderboard
+from cogs.platform.ids import LeaderboardRef
 from engine.words import count
 from renderers import rating_chart
 from tables import stats
@@ -132,7 +132,7 @@ def leaderboard_view(game: str, page: int, total: int) -> discord.ui.View:
             style=discord.ButtonStyle.secondary,
             disabled=not enabled,
         )
-        view.add_item(views.MeepleComponent(button))
+        view.add_item(views.LeaderboardComponent(button))
     return view
 
 
@@ -145,11 +145,13 @@ class Standings(commands.Cog):
 
     async def cog_load(self) -> None:
         """Route the leaderboard's page buttons here."""
-        views.set_route(LeaderboardRef.KIND, self.on_page)
+        views.handle(views.LeaderboardComponent, self.on_page)
+        self.bot.add_dynamic_items(views.LeaderboardComponent)
 
     async def cog_unload(self) -> None:
         """Stop routing the page buttons here."""
-        views.set_route(LeaderboardRef.KIND, None)
+        views.handle(views.LeaderboardComponent, None)
+        self.bot.remove_dynamic_items(views.LeaderboardComponent)
 
     @app_commands.command(
         name="stats", description="A player's games, wins, scores and rating (only you see it)"
@@ -215,11 +217,10 @@ class Standings(commands.Cog):
             await interaction.followup.send(OOPS, ephemeral=True)
 
     async def on_page(
-        self, interaction: discord.Interaction[Any], custom_id: str, values: Sequence[str]
+        self, interaction: discord.Interaction[Any], ref: LeaderboardRef, values: Sequence[str]
     ) -> None:
         """A page button: show that page on the same message (anyone may page)."""
-        ref = parse_leaderboard(custom_id)
-        if ref is None or ref.game not in UIS or interaction.guild_id is None:
+        if ref.game not in UIS or interaction.guild_id is None:
             await interaction.response.send_message("That button is not one I know.", ephemeral=True)
             return
         await interaction.response.defer()

@@ -298,36 +298,28 @@ class Rules(ABC, Generic[S]):
         prompt = self.prompt_for(state, seat)
         return prompt is not None and action in prompt.options
 
-    def apply(
-        self,
-        state: S,
-        seat: int,
-        action: Action,
-        version: int | None = None,
-        *,
-        offered: Sequence[Prompt] | None = None,
-    ) -> Transition[S]:
-        """Play `action` for `seat`; the input state is never changed.
+    def apply(self, state: S, seat: int, action: Action, version: int | None = None) -> Transition[S]:
+        """Play `action` for `seat`, validated; the input state is never changed.
 
         Raises StaleAction when `version` is given and differs from the state's, and
-        IllegalAction for anything that is not offered to that seat now. `offered` is
-        `prompts(state)` when the caller has it already: the check reads it instead of
-        building the prompts again.
+        IllegalAction for anything that is not offered to that seat now.
         """
         if version is not None and version != state.version:
             raise StaleAction(f"built for version {version}, the game is at {state.version}")
         if action == UNDO:
             raise IllegalAction("undo needs the earlier state: use undo()")
-        if offered is None:
-            allowed = self.is_offered(state, seat, action)
-            prompt = None if allowed else self.prompt_for(state, seat)
-        else:
-            prompt = next((p for p in offered if p.seat == seat), None)
-            allowed = prompt is not None and action in prompt.options
-        if not allowed:
-            if prompt is None:
+        if not self.is_offered(state, seat, action):
+            if self.prompt_for(state, seat) is None:
                 raise IllegalAction(f"seat {seat} has nothing to decide now")
             raise IllegalAction(f"{action.kind} is not a legal choice for seat {seat} now")
+        return self.apply_checked(state, seat, action)
+
+    def apply_checked(self, state: S, seat: int, action: Action) -> Transition[S]:
+        """`apply` for a caller that has already checked `action` is offered to `seat` now.
+
+        The table service checks a click once, against the prompts it holds, and hands the
+        result here, so the move is not validated twice; bots, tests and replays call `apply`.
+        """
         new = self.clone(state)
         events = tuple(self._play(new, seat, action))
         new.version = state.version + 1

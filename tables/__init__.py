@@ -29,10 +29,11 @@ Lobby (each returns the Table after the change, or raises a TableError):
                                       start() starts the service itself; the thread is
                                       recorded in the same write as the start)
 Play (each returns an Update, also sent to every listener):
-    act(table_id, user_id, version, action)  undo(table_id, user_id, version)
+    act(table_id, user_id, version, action)  undo(table_id, user_id, version, seat=None)
+    choose(table_id, user_id, version, seat, index)   (a click: option `index` of the seat's
+                                      decision as a board built at `version` showed it; the
+                                      move is checked once, here: Turns.checked's refusals)
     abandon(table_id, by_user, is_manager=False)
-    option_at(table_id, version, seat, index) -> Action | None   (what a button of a board built at
-                                      `version` plays now, None if the click is out of date)
     reclaim(table_id, user_id) -> Table      (take one's seat back from a bot)
     hand_to_bot(table_id, seat, idle_since) -> Table  (a vote carried, tables/votes.py: a bot
                                       plays the due seat now, unless its player moved since)

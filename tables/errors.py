@@ -80,6 +80,12 @@ class GameNotRunning(TableError):
     message = "This game is not in progress."
 
 
+class GameOver(GameNotRunning):
+    """The game has ended: a click on one of its boards plays nothing."""
+
+    message = "This game is over."
+
+
 class NotEnoughPlayers(TableError):
     """Too few seats are filled to start."""
 
@@ -102,6 +108,12 @@ class IllegalMove(TableError):
     """The move is not among the seat's options now."""
 
     message = "That move is not allowed now."
+
+
+class NotYourUndo(NotSeated):
+    """An undo button pressed by someone other than the player whose move it takes back."""
+
+    message = "Only that player can undo their own move."
 
 
 class NothingToUndo(TableError):

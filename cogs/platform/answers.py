@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any, TypeVar, cast
 
 import discord
 
-from tables.errors import GameNotRunning, StaleVersion, TableError
+from cogs.platform.ids import ActRef, GroupRef, MainRef, MineRef, PickRef, UndoRef
+from engine.words import N_, Words, words
+from tables.errors import GameNotRunning, IllegalMove, NotSeated, StaleVersion, TableError
 from tables.models import Table, TableStatus
 from tables.service import TableService
 
@@ -18,10 +20,18 @@ log = logging.getLogger("meeple.cogs")
 
 SlashCallback = TypeVar("SlashCallback", bound=Callable[..., Coroutine[Any, Any, None]])
 """A slash command's callback in a cog: (cog, interaction, its options)."""
+ClickCallback = TypeVar("ClickCallback", bound=Callable[..., Coroutine[Any, Any, None]])
+"""A component click's handler in a cog: (cog, interaction, reference, select values)."""
 
-MALFORMED = "That button is not one I know; use the buttons of the latest board."
-OOPS = "Something went wrong on my side; the game is unchanged. Please try again."
-WATCHER = "You are not playing at this table, but you are welcome to watch."
+MALFORMED = N_("That button is not one I know; use the buttons of the latest board.")
+OOPS = N_("Something went wrong on my side; the game is unchanged. Please try again.")
+WATCHER = N_("You are not playing at this table, but you are welcome to watch.")
+
+TURN_REFUSALS: dict[type[TableError], str] = {NotSeated: WATCHER, IllegalMove: MALFORMED}
+"""How a click on a board words the service's refusals of these kinds (by exact kind: NotYourUndo
+has its own words)."""
+TURN_REFS = (ActRef, GroupRef, MainRef, PickRef, UndoRef, MineRef)
+"""The references of a board's components (their refusals are worded as TURN_REFUSALS says)."""
 
 
 class BadButton(TableError):
@@ -30,20 +40,30 @@ class BadButton(TableError):
     message = MALFORMED
 
 
-def stale_click_answer(table: Table | None, user_id: int) -> str:
+def refusal(exc: TableError, w: Words, *, turn: bool = False) -> str:
+    """A refusal in the asker's language: its kind's words (a board click's own for some kinds)."""
+    if turn and type(exc) in TURN_REFUSALS:
+        return w.gettext(TURN_REFUSALS[type(exc)])
+    # The service's refusals are marked for the catalog where they are defined (tables/errors.py).
+    return w.gettext(str(exc))
+
+
+def stale_click_answer(table: Table | None, user_id: int, w: Words) -> str:
     """The answer to a click on a component no longer live: the game over, a watcher, or an old board."""
     if table is not None and not table.status.is_open:
-        return GameNotRunning.message
+        return w.gettext(GameNotRunning.message)
     # A watcher learns they are not playing, not that the board they never could use moved on.
     if table is not None and table.seat_of(user_id) is None:
-        return WATCHER
-    return out_of_date(table)
+        return w.gettext(WATCHER)
+    return out_of_date(table, w)
 
 
-def out_of_date(table: Table | None) -> str:
+def out_of_date(table: Table | None, w: Words) -> str:
     """The answer to a click on an old board: short, with a link to the current one when known."""
     link = table.board_link() if table is not None and table.status is TableStatus.PLAYING else None
-    return f"That board is out of date: use the latest one: {link}" if link else StaleVersion.message
+    if link:
+        return w.gettext("That board is out of date: use the latest one: {link}", link=link)
+    return w.gettext(StaleVersion.message)
 
 
 async def current_table(service: TableService, table_id: int | None, channel_id: int | None) -> Table | None:
@@ -66,9 +86,11 @@ async def deferred(
     table_id: int | None = None,
     *,
     private: bool = True,
+    turn: bool = False,
 ) -> AsyncIterator[None]:
     """Acknowledge the interaction at once (privately, "thinking", unless `private` is False), then
-    answer a failure of what runs inside privately: a TableError's text, else OOPS (logged).
+    answer a failure of what runs inside privately, in the asker's language: a TableError's
+    words (`refusal`; a board click's own for some kinds when `turn`), else OOPS (logged).
 
     An out-of-date click on `table_id` is answered with a link to its current board.
     """
@@ -76,16 +98,19 @@ async def deferred(
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
+    w = words(interaction.locale)
     try:
         yield
     except StaleVersion as exc:
         table = await current_table(service, table_id, None) if service is not None else None
-        await interaction.followup.send(out_of_date(table) if table is not None else str(exc), ephemeral=True)
+        await interaction.followup.send(
+            out_of_date(table, w) if table is not None else refusal(exc, w), ephemeral=True
+        )
     except TableError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(refusal(exc, w, turn=turn), ephemeral=True)
     except Exception:
         log.exception("%s failed", what)
-        await interaction.followup.send(OOPS, ephemeral=True)
+        await interaction.followup.send(w.gettext(OOPS), ephemeral=True)
 
 
 def answered(what: str) -> Callable[[SlashCallback], SlashCallback]:
@@ -101,3 +126,17 @@ def answered(what: str) -> Callable[[SlashCallback], SlashCallback]:
         return cast(SlashCallback, run)
 
     return wrap
+
+
+def clicked(handler: ClickCallback) -> ClickCallback:
+    """A component click's handler in a cog, run `deferred`: acknowledged at once (publicly, as
+    it may edit the board), a refusal of the service worded privately for the clicker."""
+
+    @functools.wraps(handler)
+    async def run(cog: Any, interaction: discord.Interaction[Any], ref: Any, values: Sequence[str]) -> None:
+        table_id = getattr(ref, "table", None)
+        turn = isinstance(ref, TURN_REFS)
+        async with deferred(interaction, f"component {ref}", cog.service, table_id, private=False, turn=turn):
+            await handler(cog, interaction, ref, values)
+
+    return cast(ClickCallback, run)

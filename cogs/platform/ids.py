@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 PREFIX = "mp:"
 """Every Meeple component id starts with this; the persistent handler matches on it."""
 MAX_CUSTOM_ID = 100
 """Discord's limit on a custom_id (and on a select option's value)."""
+NAT = r"(?:0|[1-9][0-9]{0,17})"
+"""A field's number: only canonical non-negative decimals (int() would also take "+1", " 1", "01")."""
+
+
+def template(kind: str, **patterns: str) -> re.Pattern[str]:
+    """The custom_ids of one kind: `mp:<kind>:<field>:...`, each field a named group."""
+    return re.compile(re.escape(PREFIX) + kind + "".join(f":(?P<{name}>{p})" for name, p in patterns.items()))
 
 
 class LobbyOp(enum.Enum):
@@ -31,6 +40,9 @@ class LobbyOp(enum.Enum):
 class LobbyRef:
     """A lobby button of one table."""
 
+    KIND: ClassVar[str] = "lobby"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, op="|".join(op.value for op in LobbyOp))
+
     table: int
     op: LobbyOp
 
@@ -42,6 +54,9 @@ class LobbyRef:
 @dataclass(frozen=True, slots=True)
 class ActRef:
     """Play option `index` of `seat`'s prompt, as the state stood at `version`."""
+
+    KIND: ClassVar[str] = "act"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, version=NAT, seat=NAT, index=NAT)
 
     table: int
     version: int
@@ -60,6 +75,11 @@ class ActRef:
 @dataclass(frozen=True, slots=True)
 class GroupRef:
     """Open group `group` of `seat`'s options (second step: "where does this die go?")."""
+
+    KIND: ClassVar[str] = "grp"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(
+        KIND, table=NAT, version=NAT, seat=NAT, group=NAT, page=NAT
+    )
 
     table: int
     version: int
@@ -80,6 +100,9 @@ class GroupRef:
 class MainRef:
     """The first step of the turn's choices (Back, or another page of it)."""
 
+    KIND: ClassVar[str] = "main"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, version=NAT, page=NAT)
+
     table: int
     version: int
     page: int = 0
@@ -93,6 +116,9 @@ class MainRef:
 class UndoRef:
     """Take back `seat`'s last move, from the state at `version`."""
 
+    KIND: ClassVar[str] = "undo"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, version=NAT, seat=NAT)
+
     table: int
     version: int
     seat: int
@@ -105,6 +131,9 @@ class UndoRef:
 @dataclass(frozen=True, slots=True)
 class PickRef:
     """A select menu whose values are ActRef or GroupRef values of the same table and version."""
+
+    KIND: ClassVar[str] = "pick"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, version=NAT, slot=NAT)
 
     table: int
     version: int
@@ -120,6 +149,9 @@ class PickRef:
 class MineRef:
     """Show the clicker what their own seat sees (hidden information), privately."""
 
+    KIND: ClassVar[str] = "mine"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT)
+
     table: int
 
     def custom_id(self) -> str:
@@ -130,6 +162,9 @@ class MineRef:
 @dataclass(frozen=True, slots=True)
 class ReplayRef:
     """Show turn `turn` (from 1) of a finished table's replay, privately."""
+
+    KIND: ClassVar[str] = "replay"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, turn=NAT, slot=NAT)
 
     table: int
     turn: int
@@ -144,6 +179,9 @@ class ReplayRef:
 @dataclass(frozen=True, slots=True)
 class HistoryRef:
     """Page `page` (from 0) of the server's finished games."""
+
+    KIND: ClassVar[str] = "hist"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, page=NAT)
 
     page: int
 
@@ -161,6 +199,9 @@ class HistoryRef:
 class LogRef:
     """Show the clicker page `page` (0: the oldest lines) of a table's log, privately; see cogs/gamelog.py."""
 
+    KIND: ClassVar[str] = "log"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, page=NAT)
+
     table: int
     page: int
 
@@ -176,6 +217,9 @@ LATEST_PAGE = 10**15
 @dataclass(frozen=True, slots=True)
 class VoteRef:
     """Vote to hand `seat` of a table to a bot now (the reminder's button; cogs/platform/votes.py)."""
+
+    KIND: ClassVar[str] = "vote"
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(KIND, table=NAT, seat=NAT, since=NAT)
 
     table: int
     seat: int
@@ -209,68 +253,62 @@ class LeaderboardRef:
     game: str
     page: int
 
-    KIND = "top"
+    KIND: ClassVar[str] = "top"
+    # A game id: a lower-case ASCII identifier of at most 32 characters.
+    TEMPLATE: ClassVar[re.Pattern[str]] = template(
+        KIND, game=r"(?=[a-z0-9_]*[a-z])[a-z_][a-z0-9_]{0,31}", page=NAT
+    )
 
     def custom_id(self) -> str:
         """The custom_id of this button."""
         return f"{PREFIX}{self.KIND}:{self.game}:{self.page}"
 
 
-def parse_leaderboard(custom_id: str) -> LeaderboardRef | None:
-    """The leaderboard page a custom_id stands for, or None when it is malformed."""
-    head = f"{PREFIX}{LeaderboardRef.KIND}:"
-    if not custom_id.startswith(head) or len(custom_id) > MAX_CUSTOM_ID:
-        return None
-    parts = custom_id[len(head) :].split(":")
-    if len(parts) != 2 or (page := _nat(parts[1])) is None:
-        return None
-    game = parts[0]
-    if not (game.isascii() and game.isidentifier() and game.islower() and len(game) <= 32):
-        return None
-    return LeaderboardRef(game, page)
+TABLE_REFS: tuple[type[Ref], ...] = (
+    LobbyRef,
+    ActRef,
+    GroupRef,
+    MainRef,
+    UndoRef,
+    PickRef,
+    MineRef,
+    ReplayRef,
+    HistoryRef,
+    LogRef,
+    VoteRef,
+)
+"""Every kind of reference `parse` reads (the leaderboard's is read by `parse_leaderboard`)."""
+_BY_KIND: dict[str, type[Ref]] = {cls.KIND: cls for cls in TABLE_REFS}
 
 
-_INT_FIELDS: dict[str, tuple[type[Ref], int]] = {
-    "act": (ActRef, 4),
-    "grp": (GroupRef, 5),
-    "main": (MainRef, 3),
-    "undo": (UndoRef, 3),
-    "pick": (PickRef, 3),
-    "mine": (MineRef, 1),
-    "replay": (ReplayRef, 3),
-    "hist": (HistoryRef, 1),
-    "log": (LogRef, 2),
-    "vote": (VoteRef, 3),
-}
-
-
-def _nat(text: str) -> int | None:
-    # Only canonical non-negative decimals: int() would also take "+1", " 1", "01" or "1_0".
-    if not text.isascii() or not text.isdigit() or len(text) > 18 or (text[0] == "0" and text != "0"):
-        return None
-    return int(text)
+def from_match(cls: type[Any], match: re.Match[str]) -> Any:
+    """The reference of kind `cls` a fullmatch of its TEMPLATE stands for."""
+    values: dict[str, Any] = {}
+    for field in fields(cls):
+        text = match[field.name]
+        values[field.name] = (
+            LobbyOp(text) if field.name == "op" else text if field.name == "game" else int(text)
+        )
+    return cls(**values)
 
 
 def parse(custom_id: str) -> Ref | None:
     """The reference a custom_id stands for, or None when it is malformed."""
     if not custom_id.startswith(PREFIX) or len(custom_id) > MAX_CUSTOM_ID:
         return None
-    kind, _, rest = custom_id[len(PREFIX) :].partition(":")
-    parts = rest.split(":")
-    if kind == "lobby":
-        if len(parts) != 2 or (table := _nat(parts[0])) is None:
-            return None
-        try:
-            return LobbyRef(table, LobbyOp(parts[1]))
-        except ValueError:
-            return None
-    if kind not in _INT_FIELDS:
-        return None
-    cls, count = _INT_FIELDS[kind]
-    numbers = [_nat(part) for part in parts]
-    if len(numbers) != count or any(n is None for n in numbers):
-        return None
-    return cls(*numbers)  # type: ignore[arg-type]
+    cls = _BY_KIND.get(custom_id[len(PREFIX) :].partition(":")[0])
+    match = cls.TEMPLATE.fullmatch(custom_id) if cls is not None else None
+    return from_match(cls, match) if cls is not None and match is not None else None
+
+
+def parse_leaderboard(custom_id: str) -> LeaderboardRef | None:
+    """The leaderboard page a custom_id stands for, or None when it is malformed."""
+    match = LeaderboardRef.TEMPLATE.fullmatch(custom_id) if len(custom_id) <= MAX_CUSTOM_ID else None
+    return from_match(LeaderboardRef, match) if match is not None else None
+
+
+def _nat(text: str) -> int | None:
+    return int(text) if re.fullmatch(NAT, text) else None
 
 
 def parse_value(table: int, version: int, value: str) -> ActRef | GroupRef | None:

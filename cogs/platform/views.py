@@ -1,18 +1,34 @@
-"""Discord components from layout specs, and the one persistent handler behind all of them."""
+"""Discord components from layout specs, and the persistent component class of each kind of custom_id."""
 
 from __future__ import annotations
 
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from cogs.games.base import Tone
 from cogs.platform import clicks
-from cogs.platform.ids import PREFIX, Ref, parse
+from cogs.platform.ids import (
+    TABLE_REFS,
+    ActRef,
+    GroupRef,
+    HistoryRef,
+    LeaderboardRef,
+    LobbyRef,
+    LogRef,
+    MainRef,
+    MineRef,
+    PickRef,
+    ReplayRef,
+    UndoRef,
+    VoteRef,
+    from_match,
+)
 from cogs.platform.layout import ButtonSpec, Row, SelectSpec
+from engine.words import N_, words
 
 log = logging.getLogger("meeple.cogs.views")
 
@@ -23,71 +39,140 @@ STYLES = {
     Tone.RISKY: discord.ButtonStyle.danger,
 }
 
-Handler = Callable[[discord.Interaction[Any], "Ref | None", Sequence[str]], Awaitable[None]]
-"""What a click calls: the interaction, the parsed reference (None if malformed), select values."""
-
-_handler: dict[str, Handler] = {}
-
-Route = Callable[[discord.Interaction[Any], str, Sequence[str]], Awaitable[None]]
-"""What a click of another kind of component calls: the interaction, its custom_id, select values."""
-
-_routes: dict[str, Route] = {}
+Handler = Callable[[discord.Interaction[Any], Any, Sequence[str]], Awaitable[None]]
+"""What a click calls: the interaction, the reference its custom_id stands for, select values."""
 
 
-def set_route(kind: str, route: Route | None) -> None:
-    """Send the clicks on `mp:<kind>:...` components (not about a table) to `route`."""
-    if route is None:
-        _routes.pop(kind, None)
-    else:
-        _routes[kind] = route
+class MeepleComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):
+    """A Meeple button or select, persistent across restarts: one subclass per kind of reference.
 
+    Each subclass matches only its kind's custom_ids (the reference's TEMPLATE), parses its own
+    reference and hands it to the handler a cog set for it (`handle`).
+    """
 
-def set_handler(handler: Handler | None) -> None:
-    """Route every Meeple component click to `handler` (the cog sets it when it loads)."""
-    if handler is None:
-        _handler.pop("handler", None)
-    else:
-        _handler["handler"] = handler
+    REF: ClassVar[type[Any]]
+    """The kind of reference this class's custom_ids stand for (cogs/platform/ids.py)."""
 
-
-class MeepleComponent(
-    discord.ui.DynamicItem[discord.ui.Item[Any]], template=re.compile(re.escape(PREFIX) + r".*", re.S)
-):
-    """Every Meeple button and select, persistent across restarts: the custom_id says it all."""
+    def __init_subclass__(cls, *, ref: type[Any]) -> None:
+        super().__init_subclass__(template=ref.TEMPLATE)
+        cls.REF = ref
 
     def __init__(self, item: discord.ui.Item[Any], *, row: int | None = None) -> None:
         super().__init__(item, row=row)
+        match = self.template.fullmatch(self.custom_id)
+        if match is None:
+            raise ValueError(f"{self.custom_id!r} is not a custom_id of {type(self).__name__}")
+        self.ref: Any = from_match(self.REF, match)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> MeepleComponent:
-        """Wrap the clicked component, whatever its custom_id holds (the callback checks it)."""
+        """Wrap the clicked component (its template matched, so its reference parses)."""
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the cog's handler."""
-        custom_id = str(getattr(self.item, "custom_id", "") or "")
+        """Hand the click to its kind's handler, journalled while it runs (cogs/platform/clicks.py)."""
         raw = interaction.data.get("values", []) if interaction.data else []
         values = [str(v) for v in raw] if isinstance(raw, list) else []
-        route = _routes.get(custom_id[len(PREFIX) :].partition(":")[0])
-        if route is not None:
-            async with clicks.journalled(interaction, None, values, other=True):
-                await route(interaction, custom_id, values)
-            return
-        handler = _handler.get("handler")
+        handler = _handlers.get(type(self))
         if handler is None:
-            await interaction.response.send_message(
-                "Meeple is restarting; try again in a moment.", ephemeral=True
-            )
+            w = words(interaction.locale)
+            await interaction.response.send_message(w.gettext(RESTARTING), ephemeral=True)
             return
-        ref = parse(custom_id)
+        about_a_table = isinstance(self.ref, TABLE_REFS)
         # Journalled before the handler acknowledges it: a restart in between still answers it.
-        async with clicks.journalled(interaction, ref, values):
-            await handler(interaction, ref, values)
+        async with clicks.journalled(
+            interaction, self.ref if about_a_table else None, values, other=not about_a_table
+        ):
+            await handler(interaction, self.ref, values)
 
 
-NOT_ON_MESSAGE = "That button is not on this message, so it changes nothing here."
+RESTARTING = N_("Meeple is restarting; try again in a moment.")
+"""The answer to a click that arrives while its cog is not loaded."""
+
+
+class LobbyComponent(MeepleComponent, ref=LobbyRef):
+    """A lobby button or the host's selects."""
+
+
+class ActComponent(MeepleComponent, ref=ActRef):
+    """A turn's option."""
+
+
+class GroupComponent(MeepleComponent, ref=GroupRef):
+    """A group of a turn's options (the first of two steps)."""
+
+
+class MainComponent(MeepleComponent, ref=MainRef):
+    """Back to the first step of a turn's choices, or another page of it."""
+
+
+class UndoComponent(MeepleComponent, ref=UndoRef):
+    """Undo one's last move."""
+
+
+class PickComponent(MeepleComponent, ref=PickRef):
+    """A select of a turn's options or groups."""
+
+
+class MineComponent(MeepleComponent, ref=MineRef):
+    """ "My hand": what one's own seat sees."""
+
+
+class ReplayComponent(MeepleComponent, ref=ReplayRef):
+    """A step of a finished game's replay."""
+
+
+class HistoryComponent(MeepleComponent, ref=HistoryRef):
+    """A page of the server's finished games."""
+
+
+class LogComponent(MeepleComponent, ref=LogRef):
+    """A page of a table's log."""
+
+
+class VoteComponent(MeepleComponent, ref=VoteRef):
+    """A vote to hand an idle seat to a bot."""
+
+
+class LeaderboardComponent(MeepleComponent, ref=LeaderboardRef):
+    """A page of a server's leaderboard of one game."""
+
+
+COMPONENTS: tuple[type[MeepleComponent], ...] = tuple(MeepleComponent.__subclasses__())
+"""Every kind of Meeple component, one per kind of reference; their templates never overlap."""
+_handlers: dict[type[MeepleComponent], Handler] = {}
+
+
+def handle(component: type[MeepleComponent], handler: Handler | None) -> None:
+    """Send the clicks on `component`'s kind to `handler` (set by a cog as it loads; None as it unloads)."""
+    if handler is None:
+        _handlers.pop(component, None)
+    else:
+        _handlers[component] = handler
+
+
+def component_for(custom_id: str) -> type[MeepleComponent] | None:
+    """The kind of Meeple component a custom_id belongs to, or None (malformed, or not Meeple's)."""
+    return next((c for c in COMPONENTS if c.__discord_ui_compiled_template__.fullmatch(custom_id)), None)
+
+
+def handler_of(ref: Any) -> Handler | None:
+    """The handler a cog set for references of this kind, or None."""
+    return next((h for c, h in _handlers.items() if isinstance(ref, c.REF)), None)
+
+
+def wrap(item: discord.ui.Item[Any], *, row: int | None = None) -> discord.ui.Item[Any]:
+    """The component, persistent as its kind of MeepleComponent (a malformed id stays as it is)."""
+    component = component_for(str(getattr(item, "custom_id", "") or ""))
+    if component is None:
+        item.row = row
+        return item
+    return component(item, row=row)
+
+
+NOT_ON_MESSAGE = N_("That button is not on this message, so it changes nothing here.")
 """The answer to a click whose component is not on the message it would edit."""
 
 
@@ -143,12 +228,12 @@ def select(spec: SelectSpec) -> discord.ui.Select[Any]:
 
 
 def build_view(rows: Sequence[Row]) -> discord.ui.View:
-    """A persistent view holding the rows, each component wrapped in MeepleComponent."""
+    """A persistent view holding the rows, each component wrapped as its kind of MeepleComponent."""
     view = discord.ui.View(timeout=None)
     for number, row in enumerate(rows):
         if isinstance(row, SelectSpec):
-            view.add_item(MeepleComponent(select(row), row=number))
+            view.add_item(wrap(select(row), row=number))
         else:
             for spec in row:
-                view.add_item(MeepleComponent(button(spec), row=number))
+                view.add_item(wrap(button(spec), row=number))
     return view

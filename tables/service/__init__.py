@@ -238,13 +238,13 @@ class TableService(TableCore):
         """Play a human's move built for `version`; a seat a bot had taken over is reclaimed."""
         return await self.turns.act(table_id, user_id, version, action)
 
-    async def option_at(self, table_id: int, version: int, seat: int, index: int) -> Action | None:
-        """Option `index` of `seat`'s decision on a board built at `version`, if act may still play it."""
-        return await self.turns.option_at(table_id, version, seat, index)
+    async def choose(self, table_id: int, user_id: int, version: int, seat: int, index: int) -> Update:
+        """Play option `index` of `seat`'s decision on a board built at `version` (a click), checked once."""
+        return await self.turns.choose(table_id, user_id, version, seat, index)
 
-    async def undo(self, table_id: int, user_id: int, version: int) -> Update:
-        """Take back the user's own last move (BGA's policy, see Rules.can_undo)."""
-        return await self.turns.undo(table_id, user_id, version)
+    async def undo(self, table_id: int, user_id: int, version: int, seat: int | None = None) -> Update:
+        """Take back the user's own last move (BGA's policy, see Rules.can_undo); `seat`: the button's."""
+        return await self.turns.undo(table_id, user_id, version, seat)
 
     # -- seats ------------------------------------------------------------
 

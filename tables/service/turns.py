@@ -6,7 +6,16 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core import UNDO, Action, EngineError, Prompt, Transition, advance
-from tables.errors import IllegalMove, NothingToUndo, NotSeated, NotYourTurn, StaleVersion
+from tables.errors import (
+    GameNotRunning,
+    GameOver,
+    IllegalMove,
+    NothingToUndo,
+    NotSeated,
+    NotYourTurn,
+    NotYourUndo,
+    StaleVersion,
+)
 from tables.models import LoggedEvent, Notice, NoticeKind, Table, TableStatus, Update, UpdateKind, prompts_of
 from tables.service.core import TableCore
 from tables.service.delivery import Delivery
@@ -29,24 +38,21 @@ class Turns:
 
     async def act(self, table_id: int, user_id: int, version: int, action: Action) -> Update:
         """Play a human's move built for `version`; a seat a bot had taken over is reclaimed."""
-        async with self.core.locked(table_id, TableStatus.PLAYING) as table:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotSeated()
+        return await self._play(table_id, user_id, version, None, action)
+
+    async def choose(self, table_id: int, user_id: int, version: int, seat: int, index: int) -> Update:
+        """Play option `index` of `seat`'s decision as a board built at `version` showed it (a click)."""
+        return await self._play(table_id, user_id, version, seat, index)
+
+    async def _play(
+        self, table_id: int, user_id: int, version: int, seat: int | None, choice: Action | int
+    ) -> Update:
+        """Check a person's move once (see `checked`), then apply and save it under the table's lock."""
+        async with self.core.locked(table_id) as table:
+            seat, action = await self.checked(table, user_id, version, seat, choice)
             info = table.seats[seat]
-            prompt = table.prompt_for(seat)
-            if not table.shows_current_prompt(seat, version) and not await self._still_offered(
-                table, seat, version, action
-            ):
-                raise StaleVersion()
-            if prompt is None:
-                raise NotYourTurn()
-            if action not in prompt.options:
-                raise IllegalMove()
-            try:
-                transition = table.rules.apply(table.state, seat, action, offered=table.prompts)
-            except EngineError as exc:
-                raise IllegalMove() from exc
+            # Checked against the prompts the table holds: the engine need not check it again.
+            transition = table.rules.apply_checked(table.state, seat, action)
             base = table
             reclaimed = info.is_bot
             if reclaimed:
@@ -58,23 +64,54 @@ class Turns:
             self.after(update)
             return update
 
-    async def option_at(self, table_id: int, version: int, seat: int, index: int) -> Action | None:
-        """Option `index` of `seat`'s decision on a board built at `version`, if act may still play it.
+    async def checked(
+        self, table: Table, user_id: int, version: int, seat: int | None, choice: Action | int
+    ) -> tuple[int, Action]:
+        """The one check of a person's move: their seat and the action it plays now, or a refusal.
 
-        A board whose decision for the seat is unchanged offers the current prompt's option;
-        an older one offers what the seat was asked then (replayed from the log), when
-        `_still_offered` says it stands. None: the click is out of date.
+        `seat` is the seat the clicked board asked (None: the user's own); `choice` an action,
+        or the index of an option on that board. A board whose decision for the seat is unchanged
+        offers the current prompt; an older one what the seat was asked then, while
+        `_still_offered` says it stands. The refusals, in this order (the cog words them): the
+        game not running (or over), not seated, out of date, not your turn, not offered.
         """
-        table = await self.core.load(table_id)
-        current = table.prompt_for(seat)
-        if current is not None and table.shows_current_prompt(seat, version):
-            return current.options[index] if 0 <= index < len(current.options) else None
-        rows = await self.core.store.actions(table_id) if 0 <= version < table.version else []
-        then = await self._prompt_at(table, version, seat, rows)
-        if then is None or not 0 <= index < len(then.options):
-            return None
-        action = then.options[index]
-        return action if await self._still_offered(table, seat, version, action, rows) else None
+        if table.status is not TableStatus.PLAYING:
+            raise GameOver() if table.status is TableStatus.FINISHED else GameNotRunning()
+        mine = table.seat_of(user_id)
+        if mine is None:
+            raise NotSeated()
+        seat = mine if seat is None else seat
+        if not 0 <= seat < len(table.seats):
+            raise NotYourTurn()
+        prompt = table.prompt_for(seat)
+        standing = None
+        if not table.shows_current_prompt(seat, version):
+            standing = await self._still_standing(table, version, seat, choice)
+        if seat != mine or prompt is None:
+            raise NotYourTurn()
+        if standing is not None:
+            return seat, standing
+        if isinstance(choice, Action):
+            if choice not in prompt.options:
+                raise IllegalMove()
+            return seat, choice
+        if not 0 <= choice < len(prompt.options):
+            raise IllegalMove()
+        return seat, prompt.options[choice]
+
+    async def _still_standing(self, table: Table, version: int, seat: int, choice: Action | int) -> Action:
+        """What a board built at an older `version` plays now, or StaleVersion when it no longer stands."""
+        rows = await self.core.store.actions(table.id) if 0 <= version < table.version else []
+        if isinstance(choice, Action):
+            action = choice
+        else:
+            then = await self._prompt_at(table, version, seat, rows)
+            if then is None or not 0 <= choice < len(then.options):
+                raise StaleVersion()
+            action = then.options[choice]
+        if not await self._still_offered(table, seat, version, action, rows):
+            raise StaleVersion()
+        return action
 
     async def _still_offered(
         self, table: Table, seat: int, version: int, action: Action, rows: list[ActionRow] | None = None
@@ -116,12 +153,18 @@ class Turns:
             self._past_prompts[key] = prompts
         return next((p for p in prompts if p.seat == seat), None)
 
-    async def undo(self, table_id: int, user_id: int, version: int) -> Update:
-        """Take back the user's own last move (BGA's policy, see Rules.can_undo)."""
+    async def undo(self, table_id: int, user_id: int, version: int, seat: int | None = None) -> Update:
+        """Take back the user's own last move (BGA's policy, see Rules.can_undo).
+
+        `seat`: the seat whose undo button was pressed; anyone else is refused (NotYourUndo).
+        """
         async with self.core.locked(table_id, TableStatus.PLAYING) as table:
-            seat = table.seat_of(user_id)
-            if seat is None:
+            mine = table.seat_of(user_id)
+            if seat is not None and mine != seat:
+                raise NotYourUndo()
+            if mine is None:
                 raise NotSeated()
+            seat = mine
             if version != table.version:
                 raise StaleVersion()
             rules = table.rules
@@ -233,7 +276,8 @@ class Turns:
             if prompt is None:
                 break
             action = prompt.options[0]
-            transition = table.rules.apply(table.state, prompt.seat, action)
+            # Its only option, offered by construction: no check to repeat.
+            transition = table.rules.apply_checked(table.state, prompt.seat, action)
             step = await self.commit(
                 table, table, prompt.seat, transition, UpdateKind.MOVE, action, source="auto", now=now
             )

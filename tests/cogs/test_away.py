@@ -59,10 +59,10 @@ async def start_three_humans(world: Harness) -> Any:
 @pytest.fixture
 def secrets_in_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every move also logs a secret only its own seat may see ("secret of seat N")."""
-    apply, describe = TomatoRules.apply, TomatoRules.describe
+    apply, describe = TomatoRules.apply_checked, TomatoRules.describe
 
-    def apply_with_secret(self: TomatoRules, state: Any, seat: int, action: Any, **checks: Any) -> Any:
-        transition = apply(self, state, seat, action, **checks)
+    def apply_with_secret(self: TomatoRules, state: Any, seat: int, action: Any) -> Any:
+        transition = apply(self, state, seat, action)
         secret = Event("secret", {"seat": seat}, visible_to=frozenset({seat}))
         return replace(transition, events=(*transition.events, secret))
 
@@ -71,7 +71,7 @@ def secrets_in_moves(monkeypatch: pytest.MonkeyPatch) -> None:
             return f"secret of seat {event.data['seat']}"
         return describe(self, event, names)
 
-    monkeypatch.setattr(TomatoRules, "apply", apply_with_secret)
+    monkeypatch.setattr(TomatoRules, "apply_checked", apply_with_secret)
     monkeypatch.setattr(TomatoRules, "describe", describe_secret)
 
 

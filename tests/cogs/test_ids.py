@@ -98,12 +98,10 @@ def test_malformed_leaderboard_pages() -> None:
         assert ids.parse_leaderboard(bad) is None, bad
 
 
-def test_every_kind_of_reference_has_one_handler() -> None:
-    """A click goes one way: each kind a custom_id parses to has its handler in the cog's table
-    (a select of choices, PickRef, is read as the ActRef or GroupRef it carries)."""
-    from typing import get_args
+def test_every_kind_of_reference_has_one_component_class() -> None:
+    """A click goes one way: each kind of reference has its own persistent component class, whose
+    template matches its custom_ids and no other kind's."""
+    from cogs.platform import views
 
-    from cogs.play import CLICKS
-
-    kinds = set(get_args(ids.Ref)) - {ids.PickRef}
-    assert set(CLICKS) == kinds
+    kinds = [*ids.TABLE_REFS, ids.LeaderboardRef]
+    assert sorted(c.REF.__name__ for c in views.COMPONENTS) == sorted(k.__name__ for k in kinds)

@@ -10,10 +10,10 @@ import pytest
 from cogs.games import get_ui
 from cogs.games.tomatoes import TomatoesUI
 from cogs.platform import views
+from cogs.platform.answers import WATCHER
 from cogs.platform.ids import ActRef, GroupRef, UndoRef
 from cogs.platform.layout import ButtonSpec, OptionItem, SelectSpec, main_rows
 from cogs.platform.text import names_of
-from cogs.play import WATCHER
 from tables.errors import GameNotRunning
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
@@ -25,6 +25,7 @@ class RawClick:
     """A component click as discord.py receives it, answered into a list (for the cog's on_interaction)."""
 
     type = discord.InteractionType.component
+    locale = discord.Locale.american_english
 
     def __init__(self, channel_id: int, message: discord.Message, data: dict[str, Any], user_id: int) -> None:
         self.channel_id = channel_id
@@ -278,7 +279,7 @@ async def test_an_unexpected_error_is_logged_and_answered_politely(
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(world.bot.tables, "act", broken)
+    monkeypatch.setattr(world.bot.tables, "choose", broken)
     result = await mover.click(world.board(), label="Roll the dice")
     assert (
         private_answer(result) == "Something went wrong on my side; the game is unchanged. Please try again."

@@ -105,25 +105,32 @@ def test_apply_asks_is_offered_which_defaults_to_membership_in_the_prompt() -> N
         Closed().apply(state, 1, prompt.options[0])
 
 
-def test_apply_checks_the_prompts_it_is_handed_instead_of_building_them() -> None:
-    state = RULES.setup(2, seed=1)
-    offered = RULES.prompts(state)
-    stride = offered[0].options[0]
-    assert RULES.apply(state, 0, stride, offered=offered).state.version == 1
-    with pytest.raises(IllegalAction, match="not a legal choice"):
-        RULES.apply(state, 0, Action.of("stride", n=4), offered=offered)
-    with pytest.raises(IllegalAction, match="nothing to decide"):
-        RULES.apply(state, 1, stride, offered=offered)
+def test_apply_checked_plays_without_checking_again_and_apply_still_checks() -> None:
+    """The table service checks a move once and hands it to apply_checked; apply checks for the rest."""
 
     class Counting(RaceRules):
         built = 0
+        asked = 0
 
         def prompts(self, state: RaceState) -> tuple[Prompt, ...]:
             Counting.built += 1
             return super().prompts(state)
 
-    Counting().apply(state, 0, stride, offered=offered)
-    assert Counting.built == 0, "handed the prompts, apply builds none"
+        def is_offered(self, state: RaceState, seat: int, action: Action) -> bool:
+            Counting.asked += 1
+            return super().is_offered(state, seat, action)
+
+    rules = Counting()
+    state = rules.setup(2, seed=1)
+    stride = RULES.prompts(state)[0].options[0]
+    assert rules.apply_checked(state, 0, stride).state == RULES.apply(state, 0, stride).state
+    assert (Counting.built, Counting.asked) == (0, 0), "apply_checked checks nothing again"
+    assert rules.apply(state, 0, stride).state.version == 1
+    assert Counting.asked == 1
+    with pytest.raises(IllegalAction, match="not a legal choice"):
+        rules.apply(state, 0, Action.of("stride", n=4))
+    with pytest.raises(IllegalAction, match="nothing to decide"):
+        rules.apply(state, 1, stride)
 
 
 def test_undo_follows_bga_policy() -> None:

@@ -113,18 +113,19 @@ async def test_the_discord_layer_accepts_a_simultaneous_answer_on_the_board_the_
     service: TableService,
 ) -> None:
     """Bob answered first; the host's board, drawn before, still offers the host's unchanged decision."""
-    from cogs.play import check_turn
-
     table = await started(service, "vote")
+    host_prompt = table.prompt_for(0)
+    assert host_prompt is not None
+    three = host_prompt.options.index(Action.of("pick", n=3))
     await service.act(table.id, BOB, 0, Action.of("pick", n=2))
     now = await service.get(table.id)
     assert now.version == 1 and now.shows_current_prompt(0, 0) and not now.shows_current_prompt(1, 0)
-    check_turn(now, HOST, 0, 0)  # the cog's check follows the service's rule: no "out of date"
     with pytest.raises(StaleVersion):
-        check_turn(now, BOB, 0, 1)  # Bob's own decision changed: his old board is out of date
+        await service.choose(table.id, BOB, 0, 1, 0)  # Bob's decision changed: his board is out of date
     with pytest.raises(StaleVersion):
-        check_turn(now, HOST, 2, 0)  # a version from the future is never accepted
-    done = await service.act(table.id, HOST, 0, Action.of("pick", n=3))
+        await service.choose(table.id, HOST, 2, 0, three)  # a version from the future is never accepted
+    # A click goes through the service's one check: no "out of date" for the host's unchanged board.
+    done = await service.choose(table.id, HOST, 0, 0, three)
     assert done.table.state.scores == [3, 2]
 
 
@@ -310,13 +311,15 @@ async def test_a_click_raced_by_a_bots_move_on_another_decision_is_played(servic
     assert now.version == built + 1 and taken and not now.shows_current_prompt(0, built)
     gone = Action.of("pick", n=taken)
     free = next(a for a in offered.options if a != gone)
-    assert await service.option_at(table.id, built, 0, offered.options.index(gone)) is None
+    with pytest.raises(StaleVersion):
+        await service.choose(table.id, HOST, built, 0, offered.options.index(gone))  # the button
     with pytest.raises(StaleVersion):
         await service.act(table.id, HOST, built, gone)  # no longer offered: out of date
-    assert await service.option_at(table.id, built, 0, offered.options.index(free)) == free
-    played = await service.act(table.id, HOST, built, free)
+    played = await service.choose(table.id, HOST, built, 0, offered.options.index(free))
+    assert played.action == free
     assert [e.event.kind for e in played.events] == ["reveal"]
     assert played.events[0].event.data["picks"] == [free["n"], taken]
     with pytest.raises(StaleVersion):
         await service.act(table.id, HOST, built, free)  # the same click again: the host has moved since
-    assert await service.option_at(table.id, built, 0, offered.options.index(free)) is None
+    with pytest.raises(StaleVersion):
+        await service.choose(table.id, HOST, built, 0, offered.options.index(free))
