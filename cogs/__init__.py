@@ -4,8 +4,8 @@ Every top-level module here is a discord.py extension (it has `async def setup(b
 bot.py loads them all. The sub-packages hold what they share and are not extensions:
 
 - `cogs.play`: the Games cog. `/play <game>`, `/game show|abandon|leave`, `/rules <game>`,
-  and the one handler behind every Meeple button and select (`CLICKS`: the handler of each
-  kind of custom_id reference).
+  and the handler of each kind of Meeple button and select (`Games.clicks`), each run by
+  `answers.clicked`.
 - `cogs.mygames`: `/games`, the asker's open tables in this server. `cogs.upkeep`: finished
   games' threads archived a day later, unstarted lobbies expired after a week, a game whose
   thread was deleted ended. `cogs.settings`: `/settings`, a player's time zone, quiet hours,
@@ -13,13 +13,15 @@ bot.py loads them all. The sub-packages hold what they share and are not extensi
 - `cogs.platform`: the generic turn UI. `ids` (custom_ids: table, state version, choice),
   `layout` (a prompt's options as rows of buttons or selects within Discord's limits,
   first step "choose a die", second step "where it goes"), `views` (discord.ui items; one
-  persistent DynamicItem, `MeepleComponent`, matches every custom_id starting "mp:"),
+  persistent DynamicItem class per kind of reference, `ActComponent`, `LobbyComponent`...,
+  each matching only its kind's custom_ids and parsing its own reference),
   `presenter` (turns table updates into board messages in the game's thread: new message,
   edit or kept image), `board` (what a board message shows: caption, image, components),
   `board_messages` (the board messages and their ledger: post, edit, finish, mend, strip),
   `keeper` (background retries and the sweep of boards left behind), `notices` (the
   wording of reminders and other notices), `answers` (an interaction acknowledged at once
-  and its failure answered privately: `deferred`, `@answered`), `lobby`, `text`,
+  and its failure answered privately, in the asker's language: `deferred`, `@answered`,
+  `@clicked`), `lobby`, `text`,
   `away` (the "while you were away" summary of a turn ping), `gamelog` (`/game log`'s pages),
   `votes` (the vote on a reminder), `threads` (reopen, archive, a deleted thread),
   `notify` (turn pings and reminders by each player's settings: thread or DM, never in quiet
