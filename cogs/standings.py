@@ -27,7 +27,6 @@ log = logging.getLogger("meeple.cogs.standings")
 PER_PAGE = 10
 """Players per leaderboard page (one embed, well under its limits)."""
 OOPS = "Something went wrong on my side. Please try again."
-GAME_CHOICES = [app_commands.Choice(name=ui.title, value=game) for game, ui in sorted(UIS.items())]
 
 
 RANKING_RULE = "ranked by rating − 3 × uncertainty, so a few lucky games do not outrank many steady ones"
@@ -136,29 +135,66 @@ def leaderboard_view(game: str, page: int, total: int) -> discord.ui.View:
     return view
 
 
-class Standings(commands.Cog):
-    """Results that last: a player's stats and a server's leaderboards."""
+def game_choices() -> list[app_commands.Choice[str]]:
+    """Every registered game as a choice, read from the registry as a command is built."""
+    return [app_commands.Choice(name=ui.title, value=game) for game, ui in sorted(UIS.items())]
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        self.service: TableService = bot.tables
 
-    async def cog_load(self) -> None:
-        """Route the leaderboard's page buttons here."""
-        views.handle(views.LeaderboardComponent, self.on_page)
-        self.bot.add_dynamic_items(views.LeaderboardComponent)
-
-    async def cog_unload(self) -> None:
-        """Stop routing the page buttons here."""
-        views.handle(views.LeaderboardComponent, None)
-        self.bot.remove_dynamic_items(views.LeaderboardComponent)
+def stats_command(cog: Standings) -> app_commands.Command[Any, ..., None]:
+    """/stats, its game choices the games registered now."""
 
     @app_commands.command(
         name="stats", description="A player's games, wins, scores and rating (only you see it)"
     )
     @app_commands.guild_only()
     @app_commands.describe(player="Whose stats (you if empty)", game="Which game (your most played if empty)")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=game_choices())
+    async def stats(
+        interaction: discord.Interaction[Any],
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await cog.stats(interaction, player, game)
+
+    return stats
+
+
+def leaderboard_command(cog: Standings) -> app_commands.Command[Any, ..., None]:
+    """/leaderboard, its game choices the games registered now."""
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=game_choices())
+    async def leaderboard(interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
+        await cog.leaderboard(interaction, game)
+
+    return leaderboard
+
+
+class Standings(commands.Cog):
+    """Results that last: a player's stats and a server's leaderboards."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service: TableService = bot.tables
+        # Built with the cog, not at import: a game registered since is one of the choices.
+        self.game_commands = (stats_command(self), leaderboard_command(self))
+
+    async def cog_load(self) -> None:
+        """Add /stats and /leaderboard; route the leaderboard's page buttons here."""
+        for command in self.game_commands:
+            self.bot.tree.add_command(command)
+        views.handle(views.LeaderboardComponent, self.on_page)
+        self.bot.add_dynamic_items(views.LeaderboardComponent)
+
+    async def cog_unload(self) -> None:
+        """Remove the commands; stop routing the page buttons here."""
+        for command in self.game_commands:
+            self.bot.tree.remove_command(command.name)
+        views.handle(views.LeaderboardComponent, None)
+        self.bot.remove_dynamic_items(views.LeaderboardComponent)
+
     async def stats(
         self,
         interaction: discord.Interaction[Any],
@@ -200,10 +236,6 @@ class Standings(commands.Cog):
             embed.set_image(url="attachment://rating.png")
         await interaction.followup.send(**kwargs)
 
-    @app_commands.command(name="leaderboard", description="This server's best players of a game")
-    @app_commands.guild_only()
-    @app_commands.describe(game="Which game")
-    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]
     ) -> None:

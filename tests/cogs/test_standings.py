@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import io
 import sqlite3
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
+from discord import app_commands
 from PIL import Image
 
 from cogs import standings
 from cogs.platform.ids import LeaderboardRef
 from cogs.platform.text import rating_line
+from engine import games
 from tables import ratings, stats
 from tables.errors import StoreUnavailable
 from tables.models import SeatInfo, TableStatus
 from tables.results import ResultRow, insert_rows
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import add_bot, buttons, play_greedily, table_of
+from tests.cogs.test_fourth_game import RACE
 from tests.cogs.test_lobby import lobby_now, open_table, slash_answer
 
 BOT = None
@@ -220,3 +225,17 @@ def test_the_rating_line_gives_each_person_their_new_rating_and_its_change() -> 
     assert rating_line(seats, moves) == r"📈 Rating: **ann** 27.1 (+2.1) · **b\*o\*b** 23.0 (−2.0)"
     assert rating_line(seats, {0: (25.04, 24.96)}) == "📈 Rating: **ann** 25.0 (±0.0)"
     assert rating_line(seats, {}) is None, "no line for a game that moved no rating"
+
+
+def test_a_game_registered_after_import_is_a_choice_of_stats_and_leaderboard(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The game choices are read from the registry when the cog builds its commands, not at import."""
+    monkeypatch.setitem(games.GAMES, RACE.id, RACE)
+    cog = standings.Standings(SimpleNamespace(tables=None))
+    built = {c.name: c for c in [*cog.get_app_commands(), *getattr(cog, "game_commands", ())]}
+    for name in ("stats", "leaderboard"):
+        command = built[name]
+        assert isinstance(command, app_commands.Command)
+        choices = {choice.value for choice in command.get_parameter("game").choices}  # type: ignore[union-attr]
+        assert choices == set(games.GAMES) and "race" in choices, name
