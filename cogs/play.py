@@ -42,21 +42,22 @@ from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
 from cogs.platform.votes import vote_click
 from engine.core import Prompt
-from engine.words import words
+from engine.words import N_, words
 from tables.errors import GameNotRunning, GameOver, NotSeated, NotYourTurn, StaleVersion, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
 
 log = logging.getLogger("meeple.cogs")
 
-UNKNOWN_COMMAND = (
+UNKNOWN_COMMAND = N_(
     "I do not know that command any more: your Discord app shows an old list."
     " Restart the app (or press Ctrl+R) to get the current commands."
 )
-PLAYED_NOT_SHOWN = (
+PLAYED_NOT_SHOWN = N_(
     "Your move was played and saved. Discord did not take the new board just now;"
     " I keep trying, and it appears here by itself."
 )
+NOT_HERE = N_("You cannot use that command here.")
 
 
 def reaches_a_component(interaction: discord.Interaction[Any]) -> bool:
@@ -128,11 +129,12 @@ class Games(commands.Cog):
             # A client whose command list is older than ours (a renamed or removed command).
             text = UNKNOWN_COMMAND
         elif isinstance(error, app_commands.CheckFailure):
-            text = "You cannot use that command here."
+            text = NOT_HERE
         else:
             name = getattr(interaction.command, "qualified_name", "?")
             log.error("command %s failed", name, exc_info=error)
             text = OOPS
+        text = words(interaction.locale).gettext(text)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -195,7 +197,11 @@ class Games(commands.Cog):
         table = await self.table_here(interaction)
         await self.presenter.repost(table)
         link = (await self.service.get(table.id)).board_link()
-        again = f"Here is the board again: {link}" if link is not None else "Here is the board again."
+        w = words(interaction.locale)
+        if link is not None:
+            again = w.gettext("Here is the board again: {link}", link=link)
+        else:
+            again = w.gettext("Here is the board again.")
         await interaction.followup.send(again, ephemeral=True)
 
     @game.command(name="abandon", description="End this game without a result (host or server managers)")
@@ -206,7 +212,10 @@ class Games(commands.Cog):
         manager = bool(interaction.permissions.manage_guild)
         update = await self.service.abandon(table.id, interaction.user.id, manager)
         await self.presenter.show(update)
-        await interaction.followup.send(f"Table #{table.id} was abandoned.", ephemeral=True)
+        w = words(interaction.locale)
+        await interaction.followup.send(
+            w.gettext("Table #{table} was abandoned.", table=table.id), ephemeral=True
+        )
 
     @game.command(name="leave", description="Leave this game: a bot plays your seat from now on")
     @answered("/game leave")
@@ -215,10 +224,11 @@ class Games(commands.Cog):
         table = await self.table_here(interaction)
         table = await self.service.leave(table.id, interaction.user.id)
         await self.presenter.flush(table.id)
-        await interaction.followup.send(
-            f"You left table #{table.id}; a bot plays your seat. `/game rejoin` takes it back.",
-            ephemeral=True,
+        w = words(interaction.locale)
+        left = w.gettext(
+            "You left table #{table}; a bot plays your seat. `/game rejoin` takes it back.", table=table.id
         )
+        await interaction.followup.send(left, ephemeral=True)
 
     @game.command(name="rejoin", description="Take your seat back from the bot playing it")
     @answered("/game rejoin")
@@ -228,8 +238,13 @@ class Games(commands.Cog):
         table = await self.service.reclaim(table.id, interaction.user.id)
         await self.presenter.flush(table.id)
         link = table.board_link()
-        board = f" The board: {link}" if link else ""
-        answer = f"Your seat at table #{table.id} is yours again.{board}"
+        w = words(interaction.locale)
+        if link:
+            answer = w.gettext(
+                "Your seat at table #{table} is yours again. The board: {link}", table=table.id, link=link
+            )
+        else:
+            answer = w.gettext("Your seat at table #{table} is yours again.", table=table.id)
         await interaction.followup.send(answer, ephemeral=True)
 
     @game.command(name="record", description="The game's record as a JSON file, to check its dice")
@@ -290,13 +305,13 @@ class Games(commands.Cog):
             if table is not None:
                 return table
         if channel is None:
-            raise TableError("No game is played here.")
+            raise TableError(N_("No game is played here."))
         tables = await self.service.tables_in_channel(channel.id, (TableStatus.PLAYING,))
         if not tables:
-            raise TableError("No game is being played here.")
+            raise TableError(N_("No game is being played here."))
         if len(tables) > 1:
             raise TableError(
-                "Several games are played from this channel: use the command in the game's thread."
+                N_("Several games are played from this channel: use the command in the game's thread.")
             )
         return tables[0]
 

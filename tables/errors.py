@@ -1,14 +1,17 @@
-"""Refusals the table layer raises; str() of each is a short sentence shown to the user as is."""
+"""Refusals the table layer raises: a kind (the class) whose message, marked for the catalog, the cog words
+in the asker's language (cogs/platform/answers.py: `refusal`)."""
 
 from __future__ import annotations
 
 from enum import Enum
 
+from engine.words import N_
+
 
 class TableError(Exception):
     """Base of every refusal; its text is a short user-facing sentence."""
 
-    message = "That cannot be done right now."
+    message = N_("That cannot be done right now.")
 
     def __init__(self, message: str | None = None) -> None:
         super().__init__(message or self.message)
@@ -17,121 +20,121 @@ class TableError(Exception):
 class NoSuchTable(TableError):
     """The table id is unknown."""
 
-    message = "That game table no longer exists."
+    message = N_("That game table no longer exists.")
 
 
 class UnknownGame(TableError):
     """No game has that id."""
 
-    message = "There is no such game."
+    message = N_("There is no such game.")
 
 
 class BadTableOptions(TableError):
     """The options given for the game are not valid."""
 
-    message = "Those options are not valid for this game."
+    message = N_("Those options are not valid for this game.")
 
 
 class UnknownBot(TableError):
     """The game has no bot policy of that name."""
 
-    message = "This game has no bot of that kind."
+    message = N_("This game has no bot of that kind.")
 
 
 class LobbyFull(TableError):
     """Every seat of the lobby is taken."""
 
-    message = "This table is full."
+    message = N_("This table is full.")
 
 
 class AlreadySeated(TableError):
     """The user already holds a seat at the table."""
 
-    message = "You are already seated at this table."
+    message = N_("You are already seated at this table.")
 
 
 class NotSeated(TableError):
     """The user holds no seat at the table."""
 
-    message = "You are not seated at this table."
+    message = N_("You are not seated at this table.")
 
 
 class NotHost(TableError):
     """Only the table's host may do this."""
 
-    message = "Only the host of this table can do that."
+    message = N_("Only the host of this table can do that.")
 
 
 class NotAllowed(TableError):
     """The user may not do this (not the host, a server manager or the right seat)."""
 
-    message = "You are not allowed to do that."
+    message = N_("You are not allowed to do that.")
 
 
 class LobbyClosed(TableError):
     """The table is no longer a lobby: it started or ended."""
 
-    message = "This game has already started or ended."
+    message = N_("This game has already started or ended.")
 
 
 class GameNotRunning(TableError):
     """The table is not being played (still a lobby, or over)."""
 
-    message = "This game is not in progress."
+    message = N_("This game is not in progress.")
 
 
 class GameOver(GameNotRunning):
     """The game has ended: a click on one of its boards plays nothing."""
 
-    message = "This game is over."
+    message = N_("This game is over.")
 
 
 class NotEnoughPlayers(TableError):
     """Too few seats are filled to start."""
 
-    message = "There are not enough players to start."
+    message = N_("There are not enough players to start.")
 
 
 class NotYourTurn(TableError):
     """The user's seat has nothing to decide now."""
 
-    message = "It is not your turn."
+    message = N_("It is not your turn.")
 
 
 class StaleVersion(TableError):
     """The button or command was built for an earlier position of the game."""
 
-    message = "That board is out of date: use the latest one."
+    message = N_("That board is out of date: use the latest one.")
 
 
 class IllegalMove(TableError):
     """The move is not among the seat's options now."""
 
-    message = "That move is not allowed now."
+    message = N_("That move is not allowed now.")
 
 
 class NotYourUndo(NotSeated):
     """An undo button pressed by someone other than the player whose move it takes back."""
 
-    message = "Only that player can undo their own move."
+    message = N_("Only that player can undo their own move.")
 
 
 class NothingToUndo(TableError):
     """The seat has no action of its own that may be taken back."""
 
-    message = "There is nothing of yours to undo."
+    message = N_("There is nothing of yours to undo.")
 
 
 class StoreUnavailable(TableError):
     """The database failed; the game is unchanged."""
 
-    message = "The game could not be saved, so nothing changed. Please try again."
+    message = N_("The game could not be saved, so nothing changed. Please try again.")
 
 
 class StorePaused(StoreUnavailable):
     """The database cannot be written for a lasting reason (disk full, read-only, I/O error)."""
 
-    message = (
+    message = N_(
         "This game is paused: I cannot save games right now, so nothing changed."
         " The bot's operator can see why in its log."
     )
