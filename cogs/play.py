@@ -41,9 +41,8 @@ from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, shown_names
 from cogs.platform.votes import vote_click
-from engine.core import Prompt
 from engine.words import N_, words
-from tables.errors import GameNotRunning, GameOver, NotSeated, NotYourTurn, StaleVersion, TableError
+from tables.errors import GameNotRunning, NotSeated, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
 
@@ -371,8 +370,7 @@ class Games(commands.Cog):
 
     async def open_group(self, interaction: discord.Interaction[Any], ref: GroupRef) -> None:
         """Second step: show the options of one group on the board message."""
-        table = await self.service.get(ref.table)
-        prompt = self.own_prompt(table, interaction.user.id, ref.version, ref.seat)
+        table, prompt = await self.service.decision(ref.table, interaction.user.id, ref.version, ref.seat)
         ui, view = get_ui(table.game), table.view(None)
         groups = groups_of(ui, view, prompt, names_of(table))
         if ref.group >= len(groups):
@@ -382,31 +380,12 @@ class Games(commands.Cog):
         content = self.presenter.caption(table, ui.group_question(view, prompt, group.head))
         await interaction.edit_original_response(content=content, view=views.build_view(rows))
 
-    @staticmethod
-    def own_prompt(table: Table, user_id: int, version: int, seat: int) -> Prompt:
-        """The decision a board step (a group, a page) shows: the clicker's own and current, or a refusal.
-
-        No move is played here, so nothing is checked twice: a move's one check is the service's.
-        """
-        if table.status is not TableStatus.PLAYING:
-            raise GameOver() if table.status is TableStatus.FINISHED else GameNotRunning()
-        if table.seat_of(user_id) is None:
-            raise NotSeated()
-        if not table.shows_current_prompt(seat, version):
-            raise StaleVersion()
-        prompt = table.prompt_for(seat)
-        if prompt is None or table.seats[seat].user_id != user_id:
-            raise NotYourTurn()
-        return prompt
-
     @clicked
     async def main_page(
         self, interaction: discord.Interaction[Any], ref: MainRef, values: Sequence[str]
     ) -> None:
         """Back to the first step (or another page of it)."""
-        table = await self.service.get(ref.table)
-        seat = table.seat_of(interaction.user.id)
-        self.own_prompt(table, interaction.user.id, ref.version, seat if seat is not None else -1)
+        table, _ = await self.service.decision(ref.table, interaction.user.id, ref.version)
         board = self.presenter.first_step(table, ref.page)
         await interaction.edit_original_response(content=board.content, view=board.view())
 

@@ -33,6 +33,8 @@ Play (each returns an Update, also sent to every listener):
     choose(table_id, user_id, version, seat, index)   (a click: option `index` of the seat's
                                       decision as a board built at `version` showed it; the
                                       move is checked once, here: Turns.checked's refusals)
+    decision(table_id, user_id, version, seat=None) -> (Table, Prompt)   (a board step that
+                                      plays no move, a group or a page: the same refusals)
     abandon(table_id, by_user, is_manager=False)
     reclaim(table_id, user_id) -> Table      (take one's seat back from a bot)
     hand_to_bot(table_id, seat, idle_since) -> Table  (a vote carried, tables/votes.py: a bot

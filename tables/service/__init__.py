@@ -22,7 +22,7 @@ import logging
 from collections.abc import Mapping
 from functools import cached_property
 
-from engine.core import DEFAULT_LEVEL, Action, Record, Scalar
+from engine.core import DEFAULT_LEVEL, Action, Prompt, Record, Scalar
 from tables.errors import StoreUnavailable, TableError
 from tables.models import LoggedEvent, Table, TableStatus, Timing, Update
 from tables.service.board import BoardLedger
@@ -241,6 +241,12 @@ class TableService(TableCore):
     async def choose(self, table_id: int, user_id: int, version: int, seat: int, index: int) -> Update:
         """Play option `index` of `seat`'s decision on a board built at `version` (a click), checked once."""
         return await self.turns.choose(table_id, user_id, version, seat, index)
+
+    async def decision(
+        self, table_id: int, user_id: int, version: int, seat: int | None = None
+    ) -> tuple[Table, Prompt]:
+        """The table and the user's own current decision (None: their seat's), for a step playing no move."""
+        return await self.turns.decision(table_id, user_id, version, seat)
 
     async def undo(self, table_id: int, user_id: int, version: int, seat: int | None = None) -> Update:
         """Take back the user's own last move (BGA's policy, see Rules.can_undo); `seat`: the button's."""

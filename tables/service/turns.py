@@ -75,20 +75,12 @@ class Turns:
         `_still_offered` says it stands. The refusals, in this order (the cog words them): the
         game not running (or over), not seated, out of date, not your turn, not offered.
         """
-        if table.status is not TableStatus.PLAYING:
-            raise GameOver() if table.status is TableStatus.FINISHED else GameNotRunning()
-        mine = table.seat_of(user_id)
-        if mine is None:
-            raise NotSeated()
+        mine = self._seated(table, user_id)
         seat = mine if seat is None else seat
-        if not 0 <= seat < len(table.seats):
-            raise NotYourTurn()
-        prompt = table.prompt_for(seat)
         standing = None
         if not table.shows_current_prompt(seat, version):
             standing = await self._still_standing(table, version, seat, choice)
-        if seat != mine or prompt is None:
-            raise NotYourTurn()
+        prompt = self._own(table, mine, seat)
         if standing is not None:
             return seat, standing
         if isinstance(choice, Action):
@@ -98,6 +90,36 @@ class Turns:
         if not 0 <= choice < len(prompt.options):
             raise IllegalMove()
         return seat, prompt.options[choice]
+
+    async def decision(
+        self, table_id: int, user_id: int, version: int, seat: int | None = None
+    ) -> tuple[Table, Prompt]:
+        """The table and `seat`'s decision (None: the user's), for a step that plays no move (a group,
+        a page) on a board built at `version`: the user's own and current, or `checked`'s refusal."""
+        table = await self.core.load(table_id)
+        mine = self._seated(table, user_id)
+        seat = mine if seat is None else seat
+        if not table.shows_current_prompt(seat, version):
+            raise StaleVersion()
+        return table, self._own(table, mine, seat)
+
+    @staticmethod
+    def _seated(table: Table, user_id: int) -> int:
+        """The user's seat at a game being played, or the refusal: over, not running, not seated."""
+        if table.status is not TableStatus.PLAYING:
+            raise GameOver() if table.status is TableStatus.FINISHED else GameNotRunning()
+        mine = table.seat_of(user_id)
+        if mine is None:
+            raise NotSeated()
+        return mine
+
+    @staticmethod
+    def _own(table: Table, mine: int, seat: int) -> Prompt:
+        """`seat`'s decision now, when it is the user's own seat (`mine`); else NotYourTurn."""
+        prompt = table.prompt_for(seat) if seat == mine else None
+        if prompt is None:
+            raise NotYourTurn()
+        return prompt
 
     async def _still_standing(self, table: Table, version: int, seat: int, choice: Action | int) -> Action:
         """What a board built at an older `version` plays now, or StaleVersion when it no longer stands."""
