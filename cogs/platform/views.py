@@ -10,23 +10,7 @@ from typing import Any, ClassVar
 import discord
 
 from cogs.games.base import Tone
-from cogs.platform import clicks
-from cogs.platform.ids import (
-    TABLE_REFS,
-    ActRef,
-    GroupRef,
-    HistoryRef,
-    LeaderboardRef,
-    LobbyRef,
-    LogRef,
-    MainRef,
-    MineRef,
-    PickRef,
-    ReplayRef,
-    UndoRef,
-    VoteRef,
-    from_match,
-)
+from cogs.platform import clicks, ids
 from cogs.platform.layout import ButtonSpec, Row, SelectSpec
 from engine.words import N_, words
 
@@ -62,7 +46,7 @@ class MeepleComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(
         match = self.template.fullmatch(self.custom_id)
         if match is None:
             raise ValueError(f"{self.custom_id!r} is not a custom_id of {type(self).__name__}")
-        self.ref: Any = from_match(self.REF, match)
+        self.ref: Any = ids.from_match(self.REF, match)
 
     @classmethod
     async def from_custom_id(
@@ -80,7 +64,7 @@ class MeepleComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(
             w = words(interaction.locale)
             await interaction.response.send_message(w.gettext(RESTARTING), ephemeral=True)
             return
-        about_a_table = isinstance(self.ref, TABLE_REFS)
+        about_a_table = isinstance(self.ref, ids.TABLE_REFS)
         # Journalled before the handler acknowledges it: a restart in between still answers it.
         async with clicks.journalled(
             interaction, self.ref if about_a_table else None, values, other=not about_a_table
@@ -92,51 +76,51 @@ RESTARTING = N_("Meeple is restarting; try again in a moment.")
 """The answer to a click that arrives while its cog is not loaded."""
 
 
-class LobbyComponent(MeepleComponent, ref=LobbyRef):
+class LobbyComponent(MeepleComponent, ref=ids.LobbyRef):
     """A lobby button or the host's selects."""
 
 
-class ActComponent(MeepleComponent, ref=ActRef):
+class ActComponent(MeepleComponent, ref=ids.ActRef):
     """A turn's option."""
 
 
-class GroupComponent(MeepleComponent, ref=GroupRef):
+class GroupComponent(MeepleComponent, ref=ids.GroupRef):
     """A group of a turn's options (the first of two steps)."""
 
 
-class MainComponent(MeepleComponent, ref=MainRef):
+class MainComponent(MeepleComponent, ref=ids.MainRef):
     """Back to the first step of a turn's choices, or another page of it."""
 
 
-class UndoComponent(MeepleComponent, ref=UndoRef):
+class UndoComponent(MeepleComponent, ref=ids.UndoRef):
     """Undo one's last move."""
 
 
-class PickComponent(MeepleComponent, ref=PickRef):
+class PickComponent(MeepleComponent, ref=ids.PickRef):
     """A select of a turn's options or groups."""
 
 
-class MineComponent(MeepleComponent, ref=MineRef):
+class MineComponent(MeepleComponent, ref=ids.MineRef):
     """ "My hand": what one's own seat sees."""
 
 
-class ReplayComponent(MeepleComponent, ref=ReplayRef):
+class ReplayComponent(MeepleComponent, ref=ids.ReplayRef):
     """A step of a finished game's replay."""
 
 
-class HistoryComponent(MeepleComponent, ref=HistoryRef):
+class HistoryComponent(MeepleComponent, ref=ids.HistoryRef):
     """A page of the server's finished games."""
 
 
-class LogComponent(MeepleComponent, ref=LogRef):
+class LogComponent(MeepleComponent, ref=ids.LogRef):
     """A page of a table's log."""
 
 
-class VoteComponent(MeepleComponent, ref=VoteRef):
+class VoteComponent(MeepleComponent, ref=ids.VoteRef):
     """A vote to hand an idle seat to a bot."""
 
 
-class LeaderboardComponent(MeepleComponent, ref=LeaderboardRef):
+class LeaderboardComponent(MeepleComponent, ref=ids.LeaderboardRef):
     """A page of a server's leaderboard of one game."""
 
 

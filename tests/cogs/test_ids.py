@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -105,3 +107,15 @@ def test_every_kind_of_reference_has_one_component_class() -> None:
 
     kinds = [*ids.TABLE_REFS, ids.LeaderboardRef]
     assert sorted(c.REF.__name__ for c in views.COMPONENTS) == sorted(k.__name__ for k in kinds)
+
+
+@given(st.one_of(refs, st.builds(ids.LeaderboardRef, st.sampled_from(["tomatoes", "troyes", "a_b2"]), nat)))
+def test_each_custom_id_has_exactly_one_component_class_which_reads_its_reference(ref: Any) -> None:
+    import discord
+
+    from cogs.platform import views
+
+    custom_id = ref.custom_id()
+    matching = [c for c in views.COMPONENTS if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+    assert len(matching) == 1 and matching[0].REF is type(ref)
+    assert matching[0](discord.ui.Button(custom_id=custom_id)).ref == ref
