@@ -1,125 +1,144 @@
-"""Refusals the table layer raises; str() of each is a short sentence shown to the user as is."""
+"""Refusals the table layer raises: a short sentence for the user, in English and in their language.
+
+Each refusal keeps its message as written (an English template marked for the catalog) and its
+fields, or a function of the reader's Words (for a count: `lambda w: w.ngettext(...)`), so the
+cogs say it in the reader's language with `said(words)`; str() is the English.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
+
+from engine.words import ENGLISH, N_, Words
+
+Wording = Callable[[Words], str]
+"""A refusal said in any language: given the reader's Words, the sentence."""
 
 
 class TableError(Exception):
     """Base of every refusal; its text is a short user-facing sentence."""
 
-    message = "That cannot be done right now."
+    message = N_("That cannot be done right now.")
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or self.message)
+    def __init__(self, message: str | Wording | None = None, /, **fields: object) -> None:
+        self.template: str | Wording = message or self.message
+        self.fields = fields
+        super().__init__(self.said(ENGLISH))
+
+    def said(self, words: Words) -> str:
+        """The refusal in `words`' language, its fields filled."""
+        if callable(self.template):
+            return self.template(words)
+        return words.gettext(self.template, **self.fields)
 
 
 class NoSuchTable(TableError):
     """The table id is unknown."""
 
-    message = "That game table no longer exists."
+    message = N_("That game table no longer exists.")
 
 
 class UnknownGame(TableError):
     """No game has that id."""
 
-    message = "There is no such game."
+    message = N_("There is no such game.")
 
 
 class BadTableOptions(TableError):
     """The options given for the game are not valid."""
 
-    message = "Those options are not valid for this game."
+    message = N_("Those options are not valid for this game.")
 
 
 class UnknownBot(TableError):
     """The game has no bot policy of that name."""
 
-    message = "This game has no bot of that kind."
+    message = N_("This game has no bot of that kind.")
 
 
 class LobbyFull(TableError):
     """Every seat of the lobby is taken."""
 
-    message = "This table is full."
+    message = N_("This table is full.")
 
 
 class AlreadySeated(TableError):
     """The user already holds a seat at the table."""
 
-    message = "You are already seated at this table."
+    message = N_("You are already seated at this table.")
 
 
 class NotSeated(TableError):
     """The user holds no seat at the table."""
 
-    message = "You are not seated at this table."
+    message = N_("You are not seated at this table.")
 
 
 class NotHost(TableError):
     """Only the table's host may do this."""
 
-    message = "Only the host of this table can do that."
+    message = N_("Only the host of this table can do that.")
 
 
 class NotAllowed(TableError):
     """The user may not do this (not the host, a server manager or the right seat)."""
 
-    message = "You are not allowed to do that."
+    message = N_("You are not allowed to do that.")
 
 
 class LobbyClosed(TableError):
     """The table is no longer a lobby: it started or ended."""
 
-    message = "This game has already started or ended."
+    message = N_("This game has already started or ended.")
 
 
 class GameNotRunning(TableError):
     """The table is not being played (still a lobby, or over)."""
 
-    message = "This game is not in progress."
+    message = N_("This game is not in progress.")
 
 
 class NotEnoughPlayers(TableError):
     """Too few seats are filled to start."""
 
-    message = "There are not enough players to start."
+    message = N_("There are not enough players to start.")
 
 
 class NotYourTurn(TableError):
     """The user's seat has nothing to decide now."""
 
-    message = "It is not your turn."
+    message = N_("It is not your turn.")
 
 
 class StaleVersion(TableError):
     """The button or command was built for an earlier position of the game."""
 
-    message = "That board is out of date: use the latest one."
+    message = N_("That board is out of date: use the latest one.")
 
 
 class IllegalMove(TableError):
     """The move is not among the seat's options now."""
 
-    message = "That move is not allowed now."
+    message = N_("That move is not allowed now.")
 
 
 class NothingToUndo(TableError):
     """The seat has no action of its own that may be taken back."""
 
-    message = "There is nothing of yours to undo."
+    message = N_("There is nothing of yours to undo.")
 
 
 class StoreUnavailable(TableError):
     """The database failed; the game is unchanged."""
 
-    message = "The game could not be saved, so nothing changed. Please try again."
+    message = N_("The game could not be saved, so nothing changed. Please try again.")
 
 
 class StorePaused(StoreUnavailable):
     """The database cannot be written for a lasting reason (disk full, read-only, I/O error)."""
 
-    message = (
+    message = N_(
         "This game is paused: I cannot save games right now, so nothing changed."
         " The bot's operator can see why in its log."
     )
@@ -147,3 +166,7 @@ class StoreOpenError(StoreUnavailable):
     def __init__(self, problem: DatabaseProblem, line: str) -> None:
         super().__init__(line)
         self.problem = problem
+
+    def said(self, words: Words) -> str:
+        """The operator's line as written (it names a path: never a catalog message)."""
+        return str(self.template)

@@ -281,6 +281,10 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL NOT NULL
     );
     """,
+    # 14: the language a table speaks in its public posts and boards (engine.words), chosen at /play.
+    """
+    ALTER TABLE tables ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 
