@@ -17,7 +17,7 @@ from cogs.platform.layout import ButtonSpec, Row
 from cogs.platform.text import clip_content, names_of, seat_name
 from engine import recordfile
 from engine.core import Record
-from engine.words import count
+from engine.words import N_, count
 from renderers import replay
 from tables.errors import NoSuchTable, TableError
 from tables.models import Table, TableStatus
@@ -45,9 +45,9 @@ async def table_in_guild(service: TableService, table_id: int, guild_id: int | N
     except NoSuchTable:
         table = None
     if table is None or table.guild_id != guild_id or table.status is TableStatus.CANCELLED:
-        raise TableError(f"There is no table #{table_id} in this server.")
+        raise TableError(N_("There is no table #{table} in this server."), table=table_id)
     if table.seed is None:
-        raise TableError(f"Table #{table_id} never started: it has no game to show.")
+        raise TableError(N_("Table #{table} never started: it has no game to show."), table=table_id)
     return table
 
 
@@ -65,7 +65,9 @@ def record_document(table: Table, record: Record) -> bytes:
 async def send_record(interaction: discord.Interaction[Any], service: TableService, table: Table) -> None:
     """Answer privately with the table's record as a JSON file."""
     if table.salt is None:
-        raise TableError(f"Table #{table.id} has no commitment to its seed, so it has no record to check.")
+        raise TableError(
+            N_("Table #{table} has no commitment to its seed, so it has no record to check."), table=table.id
+        )
     record = await service.record(table.id)
     data = await asyncio.to_thread(record_document, table, record)
     name = f"meeple-table-{table.id}.json"
@@ -123,7 +125,7 @@ async def history_page(service: TableService, guild_id: int, page: int) -> tuple
         return "No game has finished in this server yet: `/play` opens a table.", []
     pages = -(-total // HISTORY_PAGE)
     if not tables:
-        raise TableError("That page of the history is gone: run /game history again.")
+        raise TableError(N_("That page of the history is gone: run /game history again."))
     head = f"🏁 Finished games in this server, newest first (page {page + 1} of {pages}, {total} in all):"
     lines = [head, *(history_line(table) for table in tables)]
     lines.append("-# `/game replay table:<number>` replays one; `/game record` gives its record.")
@@ -135,7 +137,7 @@ async def show_history(
 ) -> None:
     """Send (or, from a page button, edit to) one page of the history, privately."""
     if interaction.guild_id is None:
-        raise TableError("The history is kept per server: use the command in a server.")
+        raise TableError(N_("The history is kept per server: use the command in a server."))
     if edit and not await views.on_its_message(interaction):
         raise TableError(views.NOT_ON_MESSAGE)
     content, rows = await history_page(service, interaction.guild_id, page)
@@ -233,7 +235,7 @@ async def show_turn(
     turns = await turns_of(service, table)
     last = len(turns)
     if not 1 <= number <= last:
-        raise TableError("That turn is not in this game's replay.")
+        raise TableError(N_("That turn is not in this game's replay."))
     turn = turns[number - 1]
     png = await drawing.run(replay.turn_png, table.game, turn, names_of(table))
     file = discord.File(io.BytesIO(png), filename=f"table-{table.id}-turn-{number}.png")

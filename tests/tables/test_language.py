@@ -71,3 +71,13 @@ def test_a_refusal_is_said_in_the_readers_language_and_str_is_english() -> None:
     counted = NotEnoughPlayers(lambda w: w.ngettext("{count} seat", "{count} seats", 1))
     assert str(counted) == "1 seat"
     assert NotAllowed("Table #{table} is gone.", table=4).said(words("en")) == "Table #4 is gone."
+
+
+async def test_a_players_own_language_is_stored(service: TableService) -> None:
+    from tables.players import Players
+
+    assert service.players.get(BOB).language is None
+    await service.players.update(BOB, language="pl")
+    again = Players(service.store)
+    await again.load()
+    assert again.get(BOB).language == "pl" and again.get(HOST).language is None
