@@ -135,11 +135,12 @@ def info_text(table: Table, service: TableService, w: Words = ENGLISH) -> str:
             who = f"<@{seat.user_id}>"
         if number - 1 in to_move:
             since = seat.idle_since if seat.idle_since is not None and not seat.is_bot else table.updated_at
+            when = f"<t:{int(since)}:f>"
             who = w.gettext(
                 "{player} · **to move** for {duration} (since {when})",
                 player=who,
                 duration=duration(max(0.0, now - since), w),
-                when=f"<t:{int(since)}:f>",
+                when=when,
             )
         lines.append(f"{number}. {who}")
     if table.status is TableStatus.PLAYING and not to_move:
