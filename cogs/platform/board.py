@@ -153,7 +153,9 @@ def compose(
     ]
     private = rules.hidden_information and table.status is TableStatus.PLAYING
     rows = (
-        main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page, private)
+        main_rows(
+            table.id, table.version, ui, view, prompts, names, undo_seats, page, private, text.spoken(table)
+        )
         if prompts or private
         else []
     )

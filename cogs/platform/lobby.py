@@ -20,8 +20,8 @@ from cogs.platform.translator import said, untranslated
 from cogs.platform.views import build_view
 from engine.core import DEFAULT_LEVEL, OptionSpec, Scalar, level_name
 from engine.games import get_rules
-from engine.words import ENGLISH, Words, language_of
-from tables.errors import TableError
+from engine.words import ENGLISH, N_, Words, language_of, words
+from tables.errors import TableError, Wording
 from tables.models import Table, TableStatus
 from tables.paces import DEFAULT_PACE, PACE_HELP, PaceName, timing_for
 
@@ -105,9 +105,12 @@ def lobby_message(table: Table) -> dict[str, Any]:
 
 
 def thread_name(table: Table) -> str:
-    """The game thread's name: the game and the table number."""
+    """The game thread's name: the game and the table number, in the table's language."""
     ui = get_ui(table.game)
-    return f"{ui.emoji} {ui.title} #{table.id}"[:THREAD_NAME_LIMIT]
+    w = text.spoken(table)
+    return w.gettext("{emoji} {game} #{table}", emoji=ui.emoji, game=w.gettext(ui.title), table=table.id)[
+        :THREAD_NAME_LIMIT
+    ]
 
 
 def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
@@ -285,28 +288,35 @@ async def _remove_or_let_back(interaction: discord.Interaction[Any], table_id: i
     if value.startswith(BOT_VALUE):
         seat, _, name = value.removeprefix(BOT_VALUE).partition(":")
         if not _user_id(seat):
-            raise TableError("Pick the seat to free from the list.")
+            raise TableError(N_("Pick the seat to free from the list."))
         freed: Table = await service.remove_bot(table_id, host, int(seat), name)
         return freed
     back = value.removeprefix(BACK_VALUE)
     if not _user_id(back):
-        raise TableError("Pick the player to remove from the list.")
+        raise TableError(N_("Pick the player to remove from the list."))
     table: Table
     if back != value:
         table = await service.let_back(table_id, host, int(back))
-        line = (
-            f"The host of table #{table.id} ({get_ui(table.game).title}) in <#{table.channel_id}> let you"
-            " back: you can press **Join** again."
+        message = N_(
+            "The host of table #{table} ({game}) in {channel} let you back: you can press **Join** again."
         )
     else:
         table = await service.remove_player(table_id, host, int(back))
-        line = (
-            f"The host of table #{table.id} ({get_ui(table.game).title}) in <#{table.channel_id}> removed you"
-            " from its lobby; you can join it again only if they let you back."
+        message = N_(
+            "The host of table #{table} ({game}) in {channel} removed you from its lobby; you can join it"
+            " again only if they let you back."
         )
+    # Their own language if they chose one in /settings, else the table's (a DM has no locale to read).
+    told = words(service.players.get(int(back)).language or table.language)
+    line = told.gettext(
+        message, table=table.id, game=told.gettext(get_ui(table.game).title), channel=f"<#{table.channel_id}>"
+    )
     if not await _tell_privately(interaction, int(back), line):
         await interaction.followup.send(
-            f"I could not tell <@{back}> privately (their direct messages are closed to me).",
+            text.reader(interaction).gettext(
+                "I could not tell {player} privately (their direct messages are closed to me).",
+                player=f"<@{back}>",
+            ),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -332,8 +342,13 @@ async def _tell_privately(interaction: discord.Interaction[Any], user_id: int, l
 async def _tell_new_host(interaction: discord.Interaction[Any], table: Table, left: int) -> None:
     """Ping the player a leaving host handed the lobby to, once, so it is not passed on unseen."""
     await interaction.followup.send(
-        f"<@{table.host_id}>, you are now the host of table #{table.id} (<@{left}> left):"
-        " you can add bots and press **Start**.",
+        text.spoken(table).gettext(
+            "{host}, you are now the host of table #{table} ({left} left): you can add bots and press"
+            " **Start**.",
+            host=f"<@{table.host_id}>",
+            table=table.id,
+            left=f"<@{left}>",
+        ),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
     )
 
@@ -380,8 +395,10 @@ async def open_thread(client: Any, table: Table, message: discord.Message | None
     except TimeoutError:
         log.warning("table %s: Discord did not open the thread within %.0f s", table.id, THREAD_WAIT)
         raise TableError(
-            "Discord did not open the game's thread in time (it is failing or slow right now), so the"
-            " game has not started: press **Start** again in a moment."
+            N_(
+                "Discord did not open the game's thread in time (it is failing or slow right now), so the"
+                " game has not started: press **Start** again in a moment."
+            )
         ) from None
     await service.set_thread(table.id, thread.id)
     return thread
@@ -400,22 +417,29 @@ async def _create_thread(client: Any, table: Table, message: discord.Message | N
     )
 
 
-def thread_failure(exc: discord.HTTPException) -> str:
-    """What went wrong opening a game's thread, said so that the host knows what to do."""
-    after = "so the game has not started"
+def thread_failure(exc: discord.HTTPException) -> Wording:
+    """What went wrong opening a game's thread, said so that the host knows what to do (in their words)."""
     if exc.code == threads.TOO_MANY_THREADS:
-        return threads.too_many_threads(after)
+        return threads.too_many_threads
     if isinstance(exc, discord.Forbidden):
-        return (
-            f"I am not allowed to open a thread here (I need the Create Public Threads permission), {after}."
+        return lambda w: w.gettext(
+            "I am not allowed to open a thread here (I need the Create Public Threads permission),"
+            " so the game has not started."
         )
     if isinstance(exc, discord.NotFound):
-        return f"This channel or the lobby message is gone, {after}."
+        return lambda w: w.gettext("This channel or the lobby message is gone, so the game has not started.")
     if exc.status == 429:
-        return f"Discord asks me to slow down right now, {after}: press **Start** again in a minute."
-    if exc.status >= 500:
-        return (
-            f"Discord failed while opening the game's thread (server error {exc.status}), {after}:"
-            " press **Start** again in a moment."
+        return lambda w: w.gettext(
+            "Discord asks me to slow down right now, so the game has not started: press **Start** again"
+            " in a minute."
         )
-    return f"Discord refused to open the game's thread (error {exc.status}), {after}."
+    if exc.status >= 500:
+        return lambda w: w.gettext(
+            "Discord failed while opening the game's thread (server error {status}), so the game has not"
+            " started: press **Start** again in a moment.",
+            status=exc.status,
+        )
+    return lambda w: w.gettext(
+        "Discord refused to open the game's thread (error {status}), so the game has not started.",
+        status=exc.status,
+    )
