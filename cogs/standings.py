@@ -16,7 +16,7 @@ from discord.utils import escape_markdown
 from cogs.games import UIS
 from cogs.platform import views
 from cogs.platform.ids import LeaderboardRef, parse_leaderboard
-from cogs.platform.text import reader
+from cogs.platform.text import mention, reader
 from engine.words import ENGLISH, N_, Words
 from renderers import rating_chart
 from tables import stats
@@ -35,8 +35,8 @@ def rating_text(rating: Rating, w: Words = ENGLISH) -> str:
     """A rating as the final messages give it, its uncertainty, and the value the leaderboard ranks by."""
     return w.gettext(
         "**{mu}** ± {sigma} (the leaderboard ranks by {mu} − 3 × {sigma} = {ranked})",
-        mu=f"{rating.mu:.1f}",
-        sigma=f"{rating.sigma:.1f}",
+        mu=format(rating.mu, ".1f"),
+        sigma=format(rating.sigma, ".1f"),
         ranked=minus(rating.conservative),
     )
 
@@ -66,7 +66,9 @@ def stats_embed(
     rate = record.win_rate
     versus = record.games - record.solo_games
     if rate is not None:
-        wins = w.gettext("{wins} of {games} ({rate})", wins=record.wins, games=versus, rate=f"{rate:.0%}")
+        wins = w.gettext(
+            "{wins} of {games} ({rate})", wins=record.wins, games=versus, rate=format(rate, ".0%")
+        )
     else:
         wins = w.gettext("no game against others yet")
     embed.add_field(name=w.gettext("Wins"), value=wins)
@@ -74,7 +76,9 @@ def stats_embed(
     embed.add_field(
         name=w.gettext("Score"),
         value=w.gettext(
-            "average {average}, best {best}", average=f"{record.average_score:.1f}", best=record.best_score
+            "average {average}, best {best}",
+            average=format(record.average_score, ".1f"),
+            best=record.best_score,
         ),
     )
     if report.rating is not None:
@@ -91,7 +95,7 @@ def stats_embed(
                 "{player}: {count} game, ahead in {ahead}",
                 "{player}: {count} games, ahead in {ahead}",
                 o.games,
-                player=f"<@{o.user_id}>",
+                player=mention(o.user_id),
                 ahead=o.ahead,
             )
             for o in record.opponents

@@ -315,7 +315,7 @@ async def _remove_or_let_back(interaction: discord.Interaction[Any], table_id: i
         await interaction.followup.send(
             text.reader(interaction).gettext(
                 "I could not tell {player} privately (their direct messages are closed to me).",
-                player=f"<@{back}>",
+                player=text.mention(int(back)),
             ),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -345,9 +345,9 @@ async def _tell_new_host(interaction: discord.Interaction[Any], table: Table, le
         text.spoken(table).gettext(
             "{host}, you are now the host of table #{table} ({left} left): you can add bots and press"
             " **Start**.",
-            host=f"<@{table.host_id}>",
+            host=text.mention(table.host_id),
             table=table.id,
-            left=f"<@{left}>",
+            left=text.mention(left),
         ),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
     )

@@ -33,7 +33,9 @@ async def notice_message(service: TableService, notice: Notice, by_dm: str | Non
     if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
         # The game's name too: a player at several tables knows which one at a glance.
         content = w.gettext(
-            "⏰ {mention}, it is your turn in {where}", mention=f"<@{notice.user_id}>", where=where_is(table)
+            "⏰ {mention}, it is your turn in {where}",
+            mention=text.mention(notice.user_id),
+            where=where_is(table),
         )
         vote, view = await votes.reminder_vote(service, table, notice.seat)
         content += vote + (by_dm or "")
@@ -47,7 +49,7 @@ async def notice_message(service: TableService, notice: Notice, by_dm: str | Non
             "🤖 A bot now plays for **{player}** ({mention}) in table #{table}; `/game rejoin` or a button"
             " on your turn takes the seat back.",
             player=player,
-            mention=f"<@{notice.user_id}>",
+            mention=text.mention(notice.user_id),
             table=table.id,
         )
         mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])

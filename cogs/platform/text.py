@@ -32,6 +32,11 @@ def reader(interaction: discord.Interaction[Any]) -> Words:
     return words(chosen or str(interaction.locale))
 
 
+def mention(user_id: int) -> str:
+    """A user's mention, as a message's field."""
+    return f"<@{user_id}>"
+
+
 def spoken(table: Table) -> Words:
     """The words of a table's public posts: its language."""
     return words(table.language)
