@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 
 import discord
 
+from cogs.platform.text import reader
 from tables.errors import GameNotRunning, StaleVersion, TableError
 from tables.models import Table, TableStatus
 from tables.service import TableService
@@ -80,9 +81,10 @@ async def deferred(
         yield
     except StaleVersion as exc:
         table = await current_table(service, table_id, None) if service is not None else None
-        await interaction.followup.send(out_of_date(table) if table is not None else str(exc), ephemeral=True)
+        said = out_of_date(table) if table is not None else exc.said(reader(interaction))
+        await interaction.followup.send(said, ephemeral=True)
     except TableError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.said(reader(interaction)), ephemeral=True)
     except Exception:
         log.exception("%s failed", what)
         await interaction.followup.send(OOPS, ephemeral=True)

@@ -154,3 +154,15 @@ async def test_settings_language_overrides_the_client_for_private_answers(
     answer = slash_answer(back) if back.followups else str(back.response.content)
     assert not answer.startswith(MARK)
     assert world.bot.tables.players.get(world.bob.id).language is None
+
+
+async def test_a_refusal_is_said_in_the_clickers_language(world: Harness, pseudo: dict[int, str]) -> None:
+    pseudo[world.bob.id] = "ko"
+    await world.alice.slash(world.channel, "play tomatoes", language="en")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    refused = await world.bob.click(lobby, label="Start")
+    assert refused.followups
+    assert refused.followups[0].content == MARK + "Only the host of this table can do that."
+    again = await world.alice.click(lobby_now(world, lobby), label="Join")
+    assert again.followups and again.followups[0].content == "You are already seated at this table."
