@@ -19,6 +19,14 @@ from tables.players import STANDING_LABELS, StandingAnswer
 from tables.service import TableService
 
 PACE_EMOJI = {Pace.LIVE: "⚡", Pace.DAILY: "📅", Pace.RELAXED: "🌿"}
+STATUS_WORDS = {
+    TableStatus.LOBBY: N_("lobby"),
+    TableStatus.PLAYING: N_("playing"),
+    TableStatus.FINISHED: N_("finished"),
+    TableStatus.ABANDONED: N_("abandoned"),
+    TableStatus.CANCELLED: N_("cancelled"),
+}
+"""A table's status as /game info says it (English: translated where shown)."""
 LANGUAGE_VALUE = "language:"
 """A language's option in the host's pace select: "language:<code>" (the rows of a lobby are few)."""
 
@@ -104,7 +112,7 @@ def info_text(table: Table, service: TableService, w: Words = ENGLISH) -> str:
     """/game info, in the asker's words: table number, game, options, language, pace, seats (bots with
     their level), whose move since when."""
     ui = get_ui(table.game)
-    status = w.gettext(table.status.value)
+    status = w.gettext(STATUS_WORDS[table.status])
     lines = [
         w.gettext(
             "{emoji} **{game}** · table #{table} · {status}",
