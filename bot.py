@@ -24,6 +24,7 @@ import discord.gateway
 import discord.http
 from discord.ext import commands
 
+from cogs.platform.translator import CatalogTranslator
 from settings import Settings, SettingsError, load_settings, token_pieces
 from tables import Store, TableService
 from tables.clock import OffsetClock
@@ -106,6 +107,14 @@ class MeepleBot(commands.Bot):
         if not self._store_open:
             self.store = await Store.open(self.settings.db_path)
             self._store_open = True
+        await self.load_cogs()
+        await self.tree.set_translator(CatalogTranslator())
+        await self.sync_commands()
+        # Started once the gateway is ready, so listeners find channels and threads in the cache.
+        self._service_starter = asyncio.create_task(self._start_service(), name="meeple-service-start")
+
+    async def load_cogs(self) -> None:
+        """Create the table service on the store and load every cog (their commands join the tree)."""
         self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
         if self.settings.clock_file is not None:
             # Tests only: a clock the test moves; look for due clocks often, since it jumps.
@@ -115,9 +124,6 @@ class MeepleBot(commands.Bot):
         for name in discover_extensions():
             await self.load_extension(name)
             log.info("loaded extension %s", name)
-        await self.sync_commands()
-        # Started once the gateway is ready, so listeners find channels and threads in the cache.
-        self._service_starter = asyncio.create_task(self._start_service(), name="meeple-service-start")
 
     async def _start_service(self) -> None:
         await self.wait_until_ready()
@@ -134,7 +140,13 @@ class MeepleBot(commands.Bot):
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        # With their localizations: a changed translation is synced like a changed command.
+        translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        if translator is not None:
+            payload = [await command.get_translated_payload(self.tree, translator) for command in commands]
+        else:
+            payload = [command.to_dict(self.tree) for command in commands]
         payload.sort(key=lambda c: (c.get("type", 1), c["name"]))
         stamp = {
             "application_id": self.application_id,

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs.games import get_ui
 from cogs.platform import text
-from engine.words import noun
+from engine.words import ENGLISH, Words
 from tables.errors import TableError
 from tables.models import Table, TableStatus
 
@@ -45,42 +45,56 @@ def order(tables: Sequence[Table], user_id: int) -> list[Table]:
     return games + sorted(lobbies, key=lambda t: t.id)
 
 
-def game_line(table: Table, user_id: int) -> str:
+def game_line(table: Table, user_id: int, w: Words = ENGLISH) -> str:
     """One game: emoji, title, number, whose move, how long it has waited, a link to its board."""
     ui = get_ui(table.game)
-    head = f"{ui.emoji} **{ui.title}** #{table.id}"
+    head = f"{ui.emoji} **{w.gettext(ui.title)}** #{table.id}"
+    since = f"<t:{int(waiting_since(table))}:R>"
     if your_move(table, user_id):
-        who = "**your move**"
+        who = w.gettext("**your move** since {when}", when=since)
     else:
-        names = [text.seat_name(table.seats[s]) for s in movers(table)]
-        who = f"to move: {', '.join(names)}" if names else "waiting"
-    waited = f"since <t:{int(waiting_since(table))}:R>"
+        names = [text.seat_name(table.seats[s], w) for s in movers(table)]
+        if names:
+            who = w.gettext("to move: {players} since {when}", players=", ".join(names), when=since)
+        else:
+            who = w.gettext("waiting since {when}", when=since)
     link = table.board_link()
-    where = f" · [board]({link})" if link else ""
-    return f"{head} · {who} {waited}{where}"
+    where = " · " + w.gettext("[board]({link})", link=link) if link else ""
+    return f"{head} · {who}{where}"
 
 
-def lobby_line(table: Table) -> str:
+def lobby_line(table: Table, w: Words = ENGLISH) -> str:
     """One lobby: title, number, seats taken, a link to its message."""
     ui = get_ui(table.game)
-    seats = f"{len(table.seats)}/{table.rules.max_players} {noun(table.rules.max_players, 'seat', 'seats')}"
+    seats = w.ngettext(
+        "lobby, {taken}/{count} seat",
+        "lobby, {taken}/{count} seats",
+        table.rules.max_players,
+        taken=len(table.seats),
+    )
     link = ""
     if table.lobby_message_id is not None:
-        link = f" · [lobby](https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.lobby_message_id})"
-    return f"{ui.emoji} **{ui.title}** #{table.id} · lobby, {seats}{link}"
+        url = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.lobby_message_id}"
+        link = " · " + w.gettext("[lobby]({link})", link=url)
+    return f"{ui.emoji} **{w.gettext(ui.title)}** #{table.id} · {seats}{link}"
 
 
-def games_text(tables: Sequence[Table], user_id: int) -> str:
+def games_text(tables: Sequence[Table], user_id: int, w: Words = ENGLISH) -> str:
     """The answer to /games for one user's open tables in one server."""
     if not tables:
-        return "You have no open table in this server. Open one with `/play`."
+        return w.gettext("You have no open table in this server. Open one with `/play`.")
     ordered = order(tables, user_id)
     shown = ordered[:MAX_LISTED]
-    lines = ["🎲 **Your tables here**"]
+    lines = [w.gettext("🎲 **Your tables here**")]
     for table in shown:
-        lines.append(game_line(table, user_id) if table.status is TableStatus.PLAYING else lobby_line(table))
+        if table.status is TableStatus.PLAYING:
+            lines.append(game_line(table, user_id, w))
+        else:
+            lines.append(lobby_line(table, w))
     if len(ordered) > len(shown):
-        lines.append(f"-# … and {len(ordered) - len(shown)} more.")
+        lines.append(
+            w.ngettext("-# … and {count} more.", "-# … and {count} more.", len(ordered) - len(shown))
+        )
     return text.clip_content("\n".join(lines))
 
 
@@ -95,13 +109,14 @@ class MyGames(commands.Cog):
     async def games(self, interaction: discord.Interaction[Any]) -> None:
         """List the asker's lobbies and games in this server, their own moves first."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        w = text.reader(interaction)
         try:
             tables = await self.bot.tables.tables_of_user(interaction.user.id)
         except TableError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await interaction.followup.send(exc.said(w), ephemeral=True)
             return
         here = [t for t in tables if t.guild_id == interaction.guild_id and _known(t)]
-        await interaction.followup.send(games_text(here, interaction.user.id), ephemeral=True)
+        await interaction.followup.send(games_text(here, interaction.user.id, w), ephemeral=True)
 
 
 def _known(table: Table) -> bool:

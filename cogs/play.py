@@ -39,7 +39,7 @@ from cogs.platform.ids import (
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
-from cogs.platform.text import clip_content, names_of, shown_names
+from cogs.platform.text import clip_content, names_of, reader, shown_names
 from cogs.platform.votes import vote_click
 from engine.words import N_, words
 from tables.errors import GameNotRunning, NotSeated, TableError
@@ -294,7 +294,9 @@ class Games(commands.Cog):
     async def info(self, interaction: discord.Interaction[Any]) -> None:
         """Describe the table played here, privately."""
         table = await self.table_here(interaction)
-        await interaction.followup.send(pacing.info_text(table, self.service), ephemeral=True)
+        await interaction.followup.send(
+            pacing.info_text(table, self.service, reader(interaction)), ephemeral=True
+        )
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""

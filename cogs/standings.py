@@ -16,7 +16,8 @@ from discord.utils import escape_markdown
 from cogs.games import UIS
 from cogs.platform import views
 from cogs.platform.ids import LeaderboardRef
-from engine.words import count
+from cogs.platform.text import mention, reader
+from engine.words import ENGLISH, N_, Words
 from renderers import rating_chart
 from tables import stats
 from tables.ratings import NEW, Rating
@@ -26,18 +27,16 @@ log = logging.getLogger("meeple.cogs.standings")
 
 PER_PAGE = 10
 """Players per leaderboard page (one embed, well under its limits)."""
-OOPS = "Something went wrong on my side. Please try again."
+OOPS = N_("Something went wrong on my side. Please try again.")
 
 
-RANKING_RULE = "ranked by rating − 3 × uncertainty, so a few lucky games do not outrank many steady ones"
-"""How the leaderboard orders players, said under every page."""
-
-
-def rating_text(rating: Rating) -> str:
+def rating_text(rating: Rating, w: Words = ENGLISH) -> str:
     """A rating as the final messages give it, its uncertainty, and the value the leaderboard ranks by."""
-    return (
-        f"**{rating.mu:.1f}** ± {rating.sigma:.1f} (the leaderboard ranks by"
-        f" {rating.mu:.1f} − 3 × {rating.sigma:.1f} = {minus(rating.conservative)})"
+    return w.gettext(
+        "**{mu}** ± {sigma} (the leaderboard ranks by {mu} − 3 × {sigma} = {ranked})",
+        mu=format(rating.mu, ".1f"),
+        sigma=format(rating.sigma, ".1f"),
+        ranked=minus(rating.conservative),
     )
 
 
@@ -46,43 +45,64 @@ def minus(value: float) -> str:
     return f"{value:.1f}".replace("-", "−")
 
 
-def stats_embed(name: str, game: str, report: stats.Report, others: dict[str, int]) -> discord.Embed:
-    """The /stats answer for one player and game."""
+def stats_embed(
+    name: str, game: str, report: stats.Report, others: dict[str, int], w: Words = ENGLISH
+) -> discord.Embed:
+    """The /stats answer for one player and game, in `w`'s words."""
     ui = UIS[game]
-    embed = discord.Embed(title=f"{ui.emoji} {name} · {ui.title}")
+    embed = discord.Embed(title=f"{ui.emoji} {name} · {w.gettext(ui.title)}")
     record = report.stats
     assert record is not None
     games = f"{record.games}"
     extras = []
     if record.bot_games:
-        extras.append(f"{record.bot_games} with bots")
+        extras.append(w.gettext("{bots} with bots", bots=record.bot_games))
     if record.solo_games:
-        extras.append(f"{record.solo_games} solo")
+        extras.append(w.gettext("{games} solo", games=record.solo_games))
     if extras:
         games += f" ({', '.join(extras)})"
-    embed.add_field(name="Games", value=games)
+    embed.add_field(name=w.gettext("Games"), value=games)
     rate = record.win_rate
     versus = record.games - record.solo_games
-    wins = f"{record.wins} of {versus} ({rate:.0%})" if rate is not None else "no game against others yet"
-    embed.add_field(name="Wins", value=wins)
-    embed.add_field(name="Longest win streak", value=str(record.longest_streak))
-    embed.add_field(name="Score", value=f"average {record.average_score:.1f}, best {record.best_score}")
-    if report.rating is not None:
-        games = count(report.rating.games, "rated game", "rated games")
-        rated = f"{rating_text(report.rating)}\nafter {games}"
-        if report.rating.bot_games:
-            rated += f" ({report.rating.bot_games} with bots)"
+    if rate is not None:
+        wins = w.gettext(
+            "{wins} of {games} ({rate})", wins=record.wins, games=versus, rate=format(rate, ".0%")
+        )
     else:
-        rated = "not rated yet (solo games do not count)"
-    embed.add_field(name="Rating", value=rated, inline=False)
+        wins = w.gettext("no game against others yet")
+    embed.add_field(name=w.gettext("Wins"), value=wins)
+    embed.add_field(name=w.gettext("Longest win streak"), value=str(record.longest_streak))
+    embed.add_field(
+        name=w.gettext("Score"),
+        value=w.gettext(
+            "average {average}, best {best}",
+            average=format(record.average_score, ".1f"),
+            best=record.best_score,
+        ),
+    )
+    if report.rating is not None:
+        after = w.ngettext("after {count} rated game", "after {count} rated games", report.rating.games)
+        if report.rating.bot_games:
+            after = w.gettext("{after} ({bots} with bots)", after=after, bots=report.rating.bot_games)
+        rated = f"{rating_text(report.rating, w)}\n{after}"
+    else:
+        rated = w.gettext("not rated yet (solo games do not count)")
+    embed.add_field(name=w.gettext("Rating"), value=rated, inline=False)
     if record.opponents:
         lines = [
-            f"<@{o.user_id}>: {count(o.games, 'game', 'games')}, ahead in {o.ahead}" for o in record.opponents
+            w.ngettext(
+                "{player}: {count} game, ahead in {ahead}",
+                "{player}: {count} games, ahead in {ahead}",
+                o.games,
+                player=mention(o.user_id),
+                ahead=o.ahead,
+            )
+            for o in record.opponents
         ]
-        embed.add_field(name="Favourite opponents", value="\n".join(lines), inline=False)
-    more = [f"{UIS[g].title} ({n})" for g, n in others.items() if g != game and g in UIS]
+        embed.add_field(name=w.gettext("Favourite opponents"), value="\n".join(lines), inline=False)
+    more = [f"{w.gettext(UIS[g].title)} ({n})" for g, n in others.items() if g != game and g in UIS]
     if more:
-        embed.set_footer(text="Also played here: " + ", ".join(more))
+        embed.set_footer(text=w.gettext("Also played here: {games}", games=", ".join(more)))
     return embed
 
 
@@ -92,23 +112,37 @@ def chart_points(report: stats.Report) -> list[tuple[float, float]]:
 
 
 def leaderboard_embed(
-    game: str, guild_name: str, rows: Sequence[tuple[int, Rating]], page: int, total: int
+    game: str, guild_name: str, rows: Sequence[tuple[int, Rating]], page: int, total: int, w: Words = ENGLISH
 ) -> discord.Embed:
     """One page of the leaderboard of a game."""
     ui = UIS[game]
-    embed = discord.Embed(title=f"{ui.emoji} {ui.title} leaderboard · {escape_markdown(guild_name)}")
+    title = w.gettext(
+        "{emoji} {game} leaderboard · {server}",
+        emoji=ui.emoji,
+        game=w.gettext(ui.title),
+        server=escape_markdown(guild_name),
+    )
+    embed = discord.Embed(title=title)
     if not rows:
-        embed.description = "Nobody is rated in this game here yet: finish a game with two or more players."
+        embed.description = w.gettext(
+            "Nobody is rated in this game here yet: finish a game with two or more players."
+        )
         return embed
     lines = []
     for place, (user_id, rating) in enumerate(rows, start=page * PER_PAGE + 1):
-        bots = f" ({rating.bot_games} with bots)" if rating.bot_games else ""
-        played = f"{count(rating.games, 'game', 'games')}{bots}"
+        played = w.ngettext("{count} game", "{count} games", rating.games)
+        if rating.bot_games:
+            played = w.gettext("{played} ({bots} with bots)", played=played, bots=rating.bot_games)
         # The bold number is the rating the final messages give; the order is the conservative one.
         lines.append(f"**{place}.** <@{user_id}> **{rating.mu:.1f}** ± {rating.sigma:.1f} · {played}")
     embed.description = "\n".join(lines)
     embed.set_footer(
-        text=f"Page {page + 1} of {pages(total)} · {RANKING_RULE} (for a newcomer the uncertainty is large)"
+        text=w.gettext(
+            "Page {page} of {pages} · ranked by rating − 3 × uncertainty, so a few lucky games do not outrank"
+            " many steady ones (for a newcomer the uncertainty is large)",
+            page=page + 1,
+            pages=pages(total),
+        )
     )
     return embed
 
@@ -118,12 +152,12 @@ def pages(total: int) -> int:
     return max(1, -(-total // PER_PAGE))
 
 
-def leaderboard_view(game: str, page: int, total: int) -> discord.ui.View:
+def leaderboard_view(game: str, page: int, total: int, w: Words = ENGLISH) -> discord.ui.View:
     """Previous and Next buttons, each disabled at its end."""
     view = discord.ui.View(timeout=None)
     for label, target, enabled in (
-        ("Previous", page - 1, page > 0),
-        ("Next", page + 1, page + 1 < pages(total)),
+        (w.gettext("Previous"), page - 1, page > 0),
+        (w.gettext("Next"), page + 1, page + 1 < pages(total)),
     ):
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label,
@@ -207,7 +241,7 @@ class Standings(commands.Cog):
             await self._stats(interaction, player or interaction.user, game.value if game else None)
         except Exception:
             log.exception("/stats failed")
-            await interaction.followup.send(OOPS, ephemeral=True)
+            await interaction.followup.send(reader(interaction).gettext(OOPS), ephemeral=True)
 
     async def _stats(
         self, interaction: discord.Interaction[Any], who: discord.User | discord.Member, game: str | None
@@ -215,22 +249,30 @@ class Standings(commands.Cog):
         guild_id = interaction.guild_id
         assert guild_id is not None
         name = escape_markdown(who.display_name)
+        w = reader(interaction)
         store = self.service.store
         played = await stats.games_played(store, guild_id, who.id)
         if game is None:
             game = next((g for g in played if g in UIS), None)
             if game is None:
-                await interaction.followup.send(f"{name} has not finished a game here yet.", ephemeral=True)
+                said = w.gettext("{player} has not finished a game here yet.", player=name)
+                await interaction.followup.send(said, ephemeral=True)
                 return
         report = await stats.report(store, guild_id, who.id, game)
         if report.stats is None:
-            text = f"{name} has not finished a game of {UIS[game].title} here yet."
+            text = w.gettext(
+                "{player} has not finished a game of {game} here yet.",
+                player=name,
+                game=w.gettext(UIS[game].title),
+            )
             await interaction.followup.send(text, ephemeral=True)
             return
-        embed = stats_embed(name, game, report, played)
+        embed = stats_embed(name, game, report, played, w)
         kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
         if report.history:
-            title = f"{who.display_name} · {UIS[game].title} rating"
+            title = w.gettext(
+                "{player} · {game} rating", player=who.display_name, game=w.gettext(UIS[game].title)
+            )
             image = await asyncio.to_thread(rating_chart.render, chart_points(report), title)
             kwargs["file"] = discord.File(io.BytesIO(image), filename="rating.png")
             embed.set_image(url="attachment://rating.png")
@@ -246,25 +288,26 @@ class Standings(commands.Cog):
             await interaction.followup.send(embed=embed, view=view)
         except Exception:
             log.exception("/leaderboard failed")
-            await interaction.followup.send(OOPS, ephemeral=True)
+            await interaction.followup.send(reader(interaction).gettext(OOPS), ephemeral=True)
 
     async def on_page(
         self, interaction: discord.Interaction[Any], ref: LeaderboardRef, values: Sequence[str]
     ) -> None:
         """A page button: show that page on the same message (anyone may page)."""
         if ref.game not in UIS or interaction.guild_id is None:
-            await interaction.response.send_message("That button is not one I know.", ephemeral=True)
+            said = reader(interaction).gettext("That button is not one I know.")
+            await interaction.response.send_message(said, ephemeral=True)
             return
         await interaction.response.defer()
         if not await views.on_its_message(interaction):
-            await interaction.followup.send(views.NOT_ON_MESSAGE, ephemeral=True)
+            await interaction.followup.send(reader(interaction).gettext(views.NOT_ON_MESSAGE), ephemeral=True)
             return
         try:
             embed, view = await self._page(interaction, ref.game, ref.page)
             await interaction.edit_original_response(embed=embed, view=view)
         except Exception:
             log.exception("leaderboard page failed")
-            await interaction.followup.send(OOPS, ephemeral=True)
+            await interaction.followup.send(reader(interaction).gettext(OOPS), ephemeral=True)
 
     async def _page(
         self, interaction: discord.Interaction[Any], game: str, page: int
@@ -276,8 +319,12 @@ class Standings(commands.Cog):
             # Fewer players than when the page button was drawn: show the last page there is.
             page = pages(total) - 1
             rows, total = await stats.leaderboard(self.service.store, guild_id, game, page, PER_PAGE)
-        guild_name = interaction.guild.name if interaction.guild is not None else "this server"
-        return leaderboard_embed(game, guild_name, rows, page, total), leaderboard_view(game, page, total)
+        # The leaderboard is posted for all to see, in the words of whoever asked for it (or paged it).
+        w = reader(interaction)
+        guild_name = interaction.guild.name if interaction.guild is not None else w.gettext("this server")
+        return leaderboard_embed(game, guild_name, rows, page, total, w), leaderboard_view(
+            game, page, total, w
+        )
 
 
 async def setup(bot: Any) -> None:

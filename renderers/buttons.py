@@ -71,6 +71,8 @@ def render(
     viewer: int | None,
     names: Sequence[str],
     legal_cells: Collection[Cell] | None = None,
+    *,
+    language: str = "en",
 ) -> Image.Image:
     """The table as `viewer` (None: a spectator) sees it.
 

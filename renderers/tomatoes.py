@@ -63,7 +63,9 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def render(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Image.Image:
+def render(
+    view: TomatoState, viewer: int | None, names: Sequence[str], *, language: str = "en"
+) -> Image.Image:
     """The table as `viewer` (None: a spectator) sees it, with the players' display names."""
     return draw(view, viewer, names).image
 

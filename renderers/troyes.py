@@ -63,7 +63,9 @@ class Seen:
     """The final score line by line (game over only), without the total."""
 
 
-def render(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Image.Image:
+def render(
+    view: TroyesState, viewer: int | None, names: Sequence[str], *, language: str = "en"
+) -> Image.Image:
     """The table as `viewer` (None: a spectator) sees it, with the players' display names."""
     return draw(view, viewer, names).image
 

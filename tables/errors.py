@@ -1,11 +1,19 @@
-"""Refusals the table layer raises: a kind (the class) whose message, marked for the catalog, the cog words
-in the asker's language (cogs/platform/answers.py: `refusal`)."""
+"""Refusals the table layer raises: a short sentence for the user, in English and in their language.
+
+Each refusal keeps its message as written (an English template marked for the catalog) and its
+fields, or a function of the reader's Words (for a count: `lambda w: w.ngettext(...)`), so the
+cogs say it in the reader's language with `said(words)`; str() is the English.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
-from engine.words import N_
+from engine.words import ENGLISH, N_, Words
+
+Wording = Callable[[Words], str]
+"""A refusal said in any language: given the reader's Words, the sentence."""
 
 
 class TableError(Exception):
@@ -13,8 +21,16 @@ class TableError(Exception):
 
     message = N_("That cannot be done right now.")
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or self.message)
+    def __init__(self, message: str | Wording | None = None, /, **fields: object) -> None:
+        self.template: str | Wording = message or self.message
+        self.fields = fields
+        super().__init__(self.said(ENGLISH))
+
+    def said(self, words: Words) -> str:
+        """The refusal in `words`' language, its fields filled."""
+        if callable(self.template):
+            return self.template(words)
+        return words.gettext(self.template, **self.fields)
 
 
 class NoSuchTable(TableError):
@@ -162,3 +178,7 @@ class StoreOpenError(StoreUnavailable):
     def __init__(self, problem: DatabaseProblem, line: str) -> None:
         super().__init__(line)
         self.problem = problem
+
+    def said(self, words: Words) -> str:
+        """The operator's line as written (it names a path: never a catalog message)."""
+        return str(self.template)

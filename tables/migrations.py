@@ -281,6 +281,12 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL NOT NULL
     );
     """,
+    # 14: languages (engine.words): the one a table speaks in its public posts and boards, chosen at
+    # /play; and the one a player chose for their private answers (NULL: their Discord client's).
+    """
+    ALTER TABLE tables ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
+    ALTER TABLE players ADD COLUMN language TEXT;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

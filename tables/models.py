@@ -178,6 +178,8 @@ class Table:
     """The secret drawn with the seed and hashed with it into the commitment (engine.commitment)."""
     barred: tuple[tuple[int, str], ...] = ()
     """(user id, name) of each person the host removed from the lobby: they may not Join until let back."""
+    language: str = "en"
+    """The language of its public posts and boards (one of engine.words.LANGUAGES), chosen at /play."""
 
     @property
     def commitment(self) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import Literal
 
-from engine.words import count
+from engine.words import ENGLISH, N_, Words
 from tables.models import DAY, HOUR, Timing
 
 MINUTE = 60.0
@@ -51,11 +51,11 @@ TIMINGS: dict[Pace, Timing] = {
 """The clocks of each pace (daily is Timing's defaults)."""
 
 LABELS: dict[Pace, str] = {
-    Pace.LIVE: "Live: play now, in one sitting",
-    Pace.DAILY: "Daily: a move or two a day",
-    Pace.RELAXED: "Relaxed: a move every few days",
+    Pace.LIVE: N_("Live: play now, in one sitting"),
+    Pace.DAILY: N_("Daily: a move or two a day"),
+    Pace.RELAXED: N_("Relaxed: a move every few days"),
 }
-"""Short names for selects and command choices."""
+"""Short names for selects and command choices (English: translated where shown)."""
 
 
 def timing_for(pace: Pace | str) -> Timing:
@@ -71,35 +71,60 @@ def pace_of(timing: Timing) -> Pace | None:
         return None
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, w: Words = ENGLISH) -> str:
     """A duration in words, rounded to the largest sensible unit: "10 minutes", "12 hours", "3 days"."""
-    for unit, units, size in (("day", "days", DAY), ("hour", "hours", HOUR), ("minute", "minutes", MINUTE)):
-        if seconds >= size and (unit == "minute" or seconds % size == 0 or seconds >= 2 * size):
-            return count(round(seconds / size), unit, units)
-    return count(max(1, round(seconds)), "second", "seconds")
+    if seconds >= DAY and (seconds % DAY == 0 or seconds >= 2 * DAY):
+        return w.ngettext("{count} day", "{count} days", round(seconds / DAY))
+    if seconds >= HOUR and (seconds % HOUR == 0 or seconds >= 2 * HOUR):
+        return w.ngettext("{count} hour", "{count} hours", round(seconds / HOUR))
+    if seconds >= MINUTE:
+        return w.ngettext("{count} minute", "{count} minutes", round(seconds / MINUTE))
+    return w.ngettext("{count} second", "{count} seconds", max(1, round(seconds)))
 
 
-def describe(timing: Timing, *, optional: bool = True) -> str:
+def describe(timing: Timing, *, optional: bool = True, w: Words = ENGLISH) -> str:
     """The clocks in one sentence, with the pace's name first; `optional`: whether the game has
     optional decisions (Buttons' gold die), whose window is said only then."""
     pace = pace_of(timing)
-    name = f"**{pace.value}**" if pace is not None else "**custom**"
+    name = f"**{w.gettext(pace.value if pace is not None else N_('custom'))}**"
     parts = []
     if timing.remind_after is not None:
-        every = f", then every {_every(timing.remind_every)}" if timing.remind_every is not None else ""
-        parts.append(f"a reminder after {duration(timing.remind_after)}{every}")
+        after = duration(timing.remind_after, w)
+        if timing.remind_every is not None:
+            parts.append(
+                w.gettext(
+                    "a reminder after {after}, then every {every}",
+                    after=after,
+                    every=_every(timing.remind_every, w),
+                )
+            )
+        else:
+            parts.append(w.gettext("a reminder after {after}", after=after))
     if timing.timeout_after is not None:
-        parts.append(f"a pass or decline is taken for you after {duration(timing.timeout_after)}")
+        parts.append(
+            w.gettext(
+                "a pass or decline is taken for you after {after}", after=duration(timing.timeout_after, w)
+            )
+        )
     if timing.replace_after is not None:
-        parts.append(f"a bot plays for a player away for {duration(timing.replace_after)}")
+        parts.append(
+            w.gettext("a bot plays for a player away for {after}", after=duration(timing.replace_after, w))
+        )
     if timing.optional_window is not None and optional:
-        parts.append(f"optional choices close {duration(timing.optional_window)} after the rest is played")
+        parts.append(
+            w.gettext(
+                "optional choices close {after} after the rest is played",
+                after=duration(timing.optional_window, w),
+            )
+        )
     if not parts:
-        return f"Pace {name}: no clocks."
-    return f"Pace {name}: " + "; ".join(parts) + "."
+        return w.gettext("Pace {name}: no clocks.", name=name)
+    return w.gettext("Pace {name}: {clocks}.", name=name, clocks="; ".join(parts))
 
 
-def _every(seconds: float) -> str:
-    """ "day" rather than "1 day" after "every"."""
-    words = duration(seconds)
-    return words[2:] if words.startswith("1 ") else words
+def _every(seconds: float, w: Words) -> str:
+    """ "day" rather than "1 day" after "every" (the unit alone for one of it)."""
+    for size, one in ((DAY, N_("day")), (HOUR, N_("hour")), (MINUTE, N_("minute"))):
+        if seconds == size:
+            return w.gettext(one)
+    return duration(seconds, w)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TypeVar
 
+from engine.words import ENGLISH, LANGUAGES, N_, Words
 from tables.store import Store
 
 UTC = "UTC"
@@ -35,9 +36,9 @@ class StandingAnswer(enum.StrEnum):
 
 
 STANDING_LABELS: dict[StandingAnswer, str] = {
-    StandingAnswer.ASK: "Always ask me",
-    StandingAnswer.DECLINE: "Always decline",
-    StandingAnswer.BOT: "Let a bot choose for me",
+    StandingAnswer.ASK: N_("Always ask me"),
+    StandingAnswer.DECLINE: N_("Always decline"),
+    StandingAnswer.BOT: N_("Let a bot choose for me"),
 }
 
 
@@ -54,6 +55,8 @@ class PlayerSettings:
     """The default standing answer for optional decisions (a table's seat may override it)."""
     dm_failed: bool = False
     """Direct messages to this player failed once (they were told, once, that the thread is used)."""
+    language: str | None = None
+    """The language of their private answers, if they chose one (else their Discord client's)."""
 
     @property
     def has_quiet_hours(self) -> bool:
@@ -124,21 +127,31 @@ def quiet_until(settings: PlayerSettings | None, now: float) -> float | None:
     return max(ends, now + 1.0)
 
 
-def describe(settings: PlayerSettings) -> str:
-    """The settings in a few lines, for /settings."""
+def describe(settings: PlayerSettings, w: Words = ENGLISH, language: str | None = None) -> str:
+    """The settings in a few lines, for /settings, in `w`'s words; `language`: the name of the
+    language they chose, if they chose one."""
     if settings.has_quiet_hours:
         assert settings.quiet_start is not None and settings.quiet_end is not None
-        quiet = f"{clock_text(settings.quiet_start)} to {clock_text(settings.quiet_end)}"
+        quiet = w.gettext(
+            "{start} to {end}", start=clock_text(settings.quiet_start), end=clock_text(settings.quiet_end)
+        )
     else:
-        quiet = "none"
+        quiet = w.gettext("none")
     dm = settings.notify is Notify.DM
-    told = "a direct message with a link" if dm else "a mention in the game's thread"
+    told = w.gettext("a direct message with a link") if dm else w.gettext("a mention in the game's thread")
+    spoken = language if language is not None else w.gettext("your Discord app's")
     return "\n".join(
         (
-            f"**Time zone:** {settings.time_zone}",
-            f"**Quiet hours:** {quiet} (no pings or reminders then; they wait until the end)",
-            f"**Your move is told by:** {told}",
-            f"**Optional choices (the gold die):** {STANDING_LABELS[settings.standing].lower()}",
+            w.gettext("**Time zone:** {zone}", zone=settings.time_zone),
+            w.gettext(
+                "**Quiet hours:** {quiet} (no pings or reminders then; they wait until the end)", quiet=quiet
+            ),
+            w.gettext("**Your move is told by:** {told}", told=told),
+            w.gettext(
+                "**Optional choices (the gold die):** {answer}",
+                answer=w.gettext(STANDING_LABELS[settings.standing]).lower(),
+            ),
+            w.gettext("**Language of my answers to you:** {language}", language=spoken),
         )
     )
 
@@ -162,7 +175,8 @@ class Players:
             return
         async with self.store.reading() as db:
             async with db.execute(
-                "SELECT user_id, time_zone, quiet_start, quiet_end, notify, standing, dm_failed FROM players"
+                "SELECT user_id, time_zone, quiet_start, quiet_end, notify, standing, dm_failed, language "
+                "FROM players"
             ) as cur:
                 rows = list(await cur.fetchall())
             async with db.execute("SELECT table_id, user_id, answer FROM seat_answers") as cur:
@@ -176,6 +190,7 @@ class Players:
                 notify=_enum(Notify, row[4], Notify.THREAD),
                 standing=_enum(StandingAnswer, row[5], StandingAnswer.ASK),
                 dm_failed=bool(row[6]),
+                language=row[7] if row[7] in LANGUAGES else None,
             )
             self._settings[settings.user_id] = settings
         for table_id, user_id, answer in answers:
@@ -193,7 +208,7 @@ class Players:
             self.store.transaction() as db,
             db.execute(
                 "INSERT OR REPLACE INTO players (user_id, time_zone, quiet_start, quiet_end, notify, "
-                "standing, dm_failed) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "standing, dm_failed, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     settings.user_id,
                     settings.time_zone,
@@ -202,6 +217,7 @@ class Players:
                     settings.notify.value,
                     settings.standing.value,
                     int(settings.dm_failed),
+                    settings.language,
                 ),
             ),
         ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.words import N_
 from tables.errors import GameNotRunning, NotAllowed, NotSeated
 from tables.models import Table, TableStatus
 from tables.service import TableService
@@ -94,24 +95,26 @@ class SeatVotes:
         if table.status is not TableStatus.PLAYING:
             raise GameNotRunning()
         if not 0 <= seat < len(table.seats):
-            raise NotAllowed("That seat is not at this table.")
+            raise NotAllowed(N_("That seat is not at this table."))
         info = table.seats[seat]
         voter_seat = table.seat_of(voter_id)
         if voter_seat is None:
-            raise NotSeated("Only the other players of this table can vote.")
+            raise NotSeated(N_("Only the other players of this table can vote."))
         if voter_seat == seat or info.user_id == voter_id:
-            raise NotAllowed("This vote is about your seat: play your move instead.")
+            raise NotAllowed(N_("This vote is about your seat: play your move instead."))
         if table.seats[voter_seat].is_bot:
-            raise NotAllowed("A bot plays your seat: take it back with `/game rejoin` to vote.")
+            raise NotAllowed(N_("A bot plays your seat: take it back with `/game rejoin` to vote."))
         if info.is_bot:
-            raise NotAllowed("A bot already plays that seat.")
+            raise NotAllowed(N_("A bot already plays that seat."))
         now = service.clock()
         since = info.idle_since
         offered_for_now = since is not None and (offered is None or int(since) == offered)
         if since is None or seat not in table.to_move or not offered_for_now:
-            raise NotAllowed("That player has played since: the vote is over.")
+            raise NotAllowed(N_("That player has played since: the vote is over."))
         if not votable(table, seat, now):
-            raise NotAllowed("Too early: a vote opens once the player has been due for the reminder time.")
+            raise NotAllowed(
+                N_("Too early: a vote opens once the player has been due for the reminder time.")
+            )
         async with service.store.transaction() as db:
             # Votes of an earlier due period no longer count: the player moved since.
             await _write(

@@ -1,8 +1,12 @@
-"""Every number in user-facing text agrees with its noun through one helper (engine.words).
+"""Every number in user-facing text agrees with its noun through the catalog's plural forms.
 
-The scan reads every message template of the packages users see text from (cogs/, tables/,
-renderers/, and each game's text modules) and fails on a plural made by hand: a count
-placeholder followed by a plural noun (f"{n} turns"), `"s" if ...`, `+ "s"` or "(s)".
+Two scans. The catalog's: every message extracted from the source and the command tree
+(scripts/catalogs) with a count, a {count} field or a placeholder followed by a plural noun
+("{n} turns"), must be an ngettext message, whose plural forms the catalog gives per language
+(Russian and Polish have three). The source's: every message template of the packages users
+see text from (cogs/, tables/, renderers/, and each game's text modules) fails on a plural made
+by hand: a count placeholder followed by a plural noun (f"{n} turns"), `"s" if ...`, `+ "s"`
+or "(s)".
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+import string
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,6 +72,7 @@ NOT_COUNTS = frozenset(
         "uses",
         "bonus",
         "collects",
+        "moments",
     ]
 )
 """Words ending in s that follow a placeholder but are no counted noun (verbs after a name)."""
@@ -129,13 +136,55 @@ def hand_made_plurals(source: str) -> list[tuple[int, str]]:
     return found
 
 
+def counts_without_plural_forms(messages: list[tuple[str | tuple[str, ...], str | None]]) -> list[str]:
+    """The singular (not ngettext) messages that say a count: a {count} field, or a placeholder
+    followed by a plural noun ("{n} turns", "{n} rated games")."""
+    found = []
+    for message, _context in messages:
+        if isinstance(message, tuple):
+            continue
+        parsed = list(string.Formatter().parse(message))
+        if any(name == "count" for _, name, _, _ in parsed):
+            found.append(message)
+            continue
+        for (_, name, _, _), (after, _, _, _) in itertools.pairwise(parsed):
+            if name is not None and counted_noun(after) is not None:
+                found.append(message)
+                break
+    return found
+
+
+def test_every_message_with_a_count_has_plural_forms() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import catalogs
+
+    messages = [(message.id, message.context) for message in catalogs.template() if message.id]
+    assert counts_without_plural_forms(messages) == [], "say a count with w.ngettext (plural forms)"
+
+
+@pytest.mark.parametrize(
+    ("message", "counted"),
+    [
+        ("{count} turns", True),
+        ("after {games} rated games", True),
+        ("{name} wins", False),
+        (("{count} turn", "{count} turns"), False),
+        ("Table #{table}", False),
+    ],
+)
+def test_the_catalog_scan_finds_a_count_said_without_plural_forms(
+    message: str | tuple[str, ...], counted: bool
+) -> None:
+    assert bool(counts_without_plural_forms([(message, None)])) is counted
+
+
 def test_no_message_template_makes_a_plural_by_hand() -> None:
     problems = [
         f"{path.relative_to(ROOT)}:{line}: {what}"
         for path in SCANNED
         for line, what in hand_made_plurals(path.read_text())
     ]
-    assert problems == [], "use engine.words.count (or text.count):\n" + "\n".join(problems)
+    assert problems == [], "say a count with w.ngettext:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize(

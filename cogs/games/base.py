@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core import Action, Event, Outcome, Prompt, Scalar
+from engine.words import ENGLISH
 
 
 class Tone(enum.Enum):
@@ -99,11 +100,12 @@ class GameUI(ABC):
 
     def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
         """One line for the second step, once the player picked `group`."""
-        return f"{group.group_label}: choose one."
+        # In English until GameUI's methods are handed the table's Words (the games' own words).
+        return ENGLISH.gettext("{choice}: choose one.", choice=group.group_label)
 
     def select_placeholder(self, group: Choice) -> str:
         """The placeholder of a select holding one group's options (see `menu_budget`)."""
-        return f"{group.group_label}…"
+        return ENGLISH.gettext("{choice}…", choice=group.group_label)
 
     def starts_turn(self, event: Event) -> bool:
         """Whether this event begins a new turn (a new board message), even for the same seat."""

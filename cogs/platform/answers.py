@@ -11,7 +11,8 @@ from typing import Any, TypeVar, cast
 import discord
 
 from cogs.platform.ids import ActRef, GroupRef, MainRef, MineRef, PickRef, UndoRef
-from engine.words import N_, Words, words
+from cogs.platform.text import reader
+from engine.words import N_, Words
 from tables.errors import GameNotRunning, IllegalMove, NotSeated, StaleVersion, TableError
 from tables.models import Table, TableStatus
 from tables.service import TableService
@@ -44,8 +45,7 @@ def refusal(exc: TableError, w: Words, *, turn: bool = False) -> str:
     """A refusal in the asker's language: its kind's words (a board click's own for some kinds)."""
     if turn and type(exc) in TURN_REFUSALS:
         return w.gettext(TURN_REFUSALS[type(exc)])
-    # The service's refusals are marked for the catalog where they are defined (tables/errors.py).
-    return w.gettext(str(exc))
+    return exc.said(w)
 
 
 def stale_click_answer(table: Table | None, user_id: int, w: Words) -> str:
@@ -98,7 +98,7 @@ async def deferred(
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
-    w = words(interaction.locale)
+    w = reader(interaction)
     try:
         yield
     except StaleVersion as exc:

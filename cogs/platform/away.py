@@ -15,7 +15,6 @@ from cogs.games.base import Tone
 from cogs.platform import text
 from cogs.platform.ids import LATEST_PAGE, LogRef
 from cogs.platform.layout import ButtonSpec
-from engine.words import count
 from tables.models import Table
 from tables.service import TableService
 
@@ -42,6 +41,7 @@ def away_lines(
     """
     last = max((i for i, row in enumerate(rows) if row.seat == seat and row.source == "human"), default=-1)
     rules = table.rules
+    w = text.spoken(table)
     names = text.shown_names(table)
     skip = set(shown)
     lines: list[str] = []
@@ -59,11 +59,17 @@ def away_lines(
     stood_in = {row.seat for row in rows[last + 1 :] if row.source == "bot"}
     for index, info in enumerate(table.seats):
         if index != seat and info.replaced and index in stood_in:
-            lines.append(f"{text.discord_escape(info.name)} left; a bot plays their seat.")
+            lines.append(
+                w.gettext("{player} left; a bot plays their seat.", player=text.discord_escape(info.name))
+            )
     if len(lines) > AWAY_LINES:
         hidden = len(lines) - (AWAY_LINES - 1)
         lines = [
-            f"… {count(hidden, 'earlier event', 'earlier events')}: see the full log (`/game log`)",
+            w.ngettext(
+                "… {count} earlier event: see the full log (`/game log`)",
+                "… {count} earlier events: see the full log (`/game log`)",
+                hidden,
+            ),
             *lines[-(AWAY_LINES - 1) :],
         ]
     return lines
@@ -80,6 +86,7 @@ async def with_summary(service: TableService, table: Table, board: Any, shown: S
         # The summary is a courtesy: the board and its ping go out without it.
         log.exception("table %s: no away summary", table.id)
         return board
+    w = text.spoken(table)
     parts = []
     for user_id in board.ping_ids:
         seat = table.seat_of(user_id)
@@ -88,13 +95,15 @@ async def with_summary(service: TableService, table: Table, board: Any, shown: S
         lines = away_lines(table, rows, seat, shown)
         if lines:
             name = text.discord_escape(table.seats[seat].name)
-            parts.append(f"**While you were away, {name}:**")
+            parts.append(w.gettext("**While you were away, {player}:**", player=name))
             parts.extend(f"-# ↪ {line}" for line in lines)
     if not parts:
         return board
     content = text.clip_content(board.content + "\n" + "\n".join(parts))
     rows_out = list(board.rows)
-    log_button = ButtonSpec(LogRef(table.id, LATEST_PAGE).custom_id(), "Full log", Tone.NORMAL, "📜")
+    log_button = ButtonSpec(
+        LogRef(table.id, LATEST_PAGE).custom_id(), w.gettext("Full log"), Tone.NORMAL, "📜"
+    )
     if len(rows_out) < MAX_ROWS:
         rows_out.append((log_button,))
     return replace(board, content=content, rows=rows_out)

@@ -93,7 +93,7 @@ def board_job(table: Table, seat: int | None = None) -> DrawJob | None:
         return None
     view = table.view(seat)
     extra = {} if seat is None else get_ui(table.game).render_options(view, seat, table.prompt_for(seat))
-    return DrawJob(table.game, view, seat, tuple(text.names_of(table)), dict(extra))
+    return DrawJob(table.game, view, seat, tuple(text.names_of(table)), dict(extra), language=table.language)
 
 
 def render_board(table: Table, seat: int | None = None) -> bytes | None:
@@ -153,7 +153,9 @@ def compose(
     ]
     private = rules.hidden_information and table.status is TableStatus.PLAYING
     rows = (
-        main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page, private)
+        main_rows(
+            table.id, table.version, ui, view, prompts, names, undo_seats, page, private, text.spoken(table)
+        )
         if prompts or private
         else []
     )

@@ -105,7 +105,7 @@ class BoardMessages:
         lines = []
         if outcome is not None:
             lines.append(text.final_text(ui, table, outcome))
-            rated = text.rating_line(table.seats, await self._rating_moves(table.id))
+            rated = text.rating_line(table.seats, await self._rating_moves(table.id), text.spoken(table))
             if rated is not None:
                 lines.append(rated)
         revealed = text.seed_line(table)
@@ -141,9 +141,11 @@ class BoardMessages:
         thread = await self.channel(table.thread_id) if table.thread_id is not None else None
         if thread is not None:
             revealed = text.seed_line(table)
+            said = text.spoken(table).gettext(
+                "🛑 Table #{table} was abandoned; no result is recorded.", table=table.id
+            )
             await thread.send(
-                f"🛑 Table #{table.id} was abandoned; no result is recorded."
-                + (f"\n{revealed}" if revealed else ""),
+                said + (f"\n{revealed}" if revealed else ""),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if table.board_message_id is not None:

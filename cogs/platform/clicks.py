@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from cogs.platform.ids import ActRef, PickRef, Ref, UndoRef
+from engine.words import N_
 from tables import clicks
 from tables.clicks import ANSWER_WINDOW, PendingClick
 from tables.errors import StoreUnavailable
@@ -30,8 +31,8 @@ JOURNAL_WAIT = 1.0
 """Seconds the acknowledgement waits for the journal's write (Discord allows 3 s in all)."""
 ANSWER_MARGIN = 30.0
 """Seconds before the end of Discord's window when an owed answer is no longer tried."""
-NOT_PLAYED = "Not played: Meeple restarted before your move was saved. Press it again."
-NOT_DONE = "Meeple restarted before it finished your click. If nothing changed, press it again."
+NOT_PLAYED = N_("Not played: Meeple restarted before your move was saved. Press it again.")
+NOT_DONE = N_("Meeple restarted before it finished your click. If nothing changed, press it again.")
 
 
 def plays_a_move(ref: Ref, values: Sequence[str]) -> bool:

@@ -52,12 +52,16 @@ class DrawJob:
     viewer: int | None
     names: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
+    language: str = "en"
+    """The table's language, the words drawn on the board (a code: the job crosses to a worker)."""
 
     def draw(self) -> bytes:
         """The board as PNG bytes (blocking: a worker process or thread calls it)."""
         from renderers import render_png  # type: ignore[attr-defined,unused-ignore]
 
-        png: bytes = render_png(self.game, self.view, self.viewer, self.names, **self.options)
+        png: bytes = render_png(
+            self.game, self.view, self.viewer, self.names, language=self.language, **self.options
+        )
         return png
 
 

@@ -16,6 +16,7 @@ from cogs.platform import text
 from cogs.platform.ids import LATEST_PAGE, LogRef
 from cogs.platform.layout import ButtonSpec, Row
 from cogs.platform.views import build_view
+from engine.words import ENGLISH, N_, Words
 from tables.errors import TableError
 from tables.models import Table
 from tables.service import TableService
@@ -43,24 +44,40 @@ def reader_seat(table: Table, user_id: int) -> int | None:
     return table.seat_of(user_id)
 
 
-def page_message(table: Table, lines: list[str], page: int) -> dict[str, Any]:
-    """Content and Older/Newer buttons for one page (page 0: the oldest lines; clamped)."""
+def page_message(table: Table, lines: list[str], page: int, w: Words = ENGLISH) -> dict[str, Any]:
+    """Content and Older/Newer buttons for one page (page 0: the oldest lines; clamped), in `w`'s words."""
     pages = max(1, -(-len(lines) // PAGE_LINES))
     page = min(max(page, 0), pages - 1)
     ui = get_ui(table.game)
-    head = f"📜 {ui.emoji} **{ui.title}** · table #{table.id} · log"
+    head = w.gettext(
+        "📜 {emoji} **{game}** · table #{table} · log",
+        emoji=ui.emoji,
+        game=w.gettext(ui.title),
+        table=table.id,
+    )
     if not lines:
-        return {"content": f"{head}\nNothing has happened yet.", "view": None}
+        return {"content": f"{head}\n{w.gettext('Nothing has happened yet.')}", "view": None}
     # The newest page is always a full one (it may overlap the page before it).
     first = min(page * PAGE_LINES, max(0, len(lines) - PAGE_LINES))
     shown = lines[first : first + PAGE_LINES]
     body = "\n".join(f"• {line}" for line in shown)
-    where = f"-# lines {first + 1}-{first + len(shown)} of {len(lines)} · page {page + 1} of {pages}"
+    where = w.gettext(
+        "-# lines {first}-{last} of {total} · page {page} of {pages}",
+        first=first + 1,
+        last=first + len(shown),
+        total=len(lines),
+        page=page + 1,
+        pages=pages,
+    )
     buttons: list[ButtonSpec] = []
     if page > 0:
-        buttons.append(ButtonSpec(LogRef(table.id, page - 1).custom_id(), "Older", Tone.NORMAL, "◀️"))
+        buttons.append(
+            ButtonSpec(LogRef(table.id, page - 1).custom_id(), w.gettext("Older"), Tone.NORMAL, "◀️")
+        )
     if page < pages - 1:
-        buttons.append(ButtonSpec(LogRef(table.id, page + 1).custom_id(), "Newer", Tone.NORMAL, "▶️"))
+        buttons.append(
+            ButtonSpec(LogRef(table.id, page + 1).custom_id(), w.gettext("Newer"), Tone.NORMAL, "▶️")
+        )
     rows: list[Row] = [tuple(buttons)] if buttons else []
     return {
         "content": text.clip_content(f"{head}\n{where}\n{body}"),
@@ -69,20 +86,20 @@ def page_message(table: Table, lines: list[str], page: int) -> dict[str, Any]:
 
 
 async def log_page(
-    service: TableService, table: Table, user_id: int, page: int = LATEST_PAGE
+    service: TableService, table: Table, user_id: int, page: int = LATEST_PAGE, w: Words = ENGLISH
 ) -> dict[str, Any]:
-    """One page of a table's log as `user_id` may read it."""
+    """One page of a table's log as `user_id` may read it, in `w`'s words."""
     if table.state is None:
-        raise TableError("This table has no game log yet: its game has not started.")
+        raise TableError(N_("This table has no game log yet: its game has not started."))
     logged = await service.log(table.id)
-    return page_message(table, log_lines(table, logged, reader_seat(table, user_id)), page)
+    return page_message(table, log_lines(table, logged, reader_seat(table, user_id)), page, w)
 
 
 async def log_click(interaction: discord.Interaction[Any], ref: LogRef) -> None:
     """Older/Newer on a private log page (edited in place), or "Full log" on a board (a new private page)."""
     service: TableService = interaction.client.tables
     table = await service.get(ref.table)
-    kwargs = await log_page(service, table, interaction.user.id, ref.page)
+    kwargs = await log_page(service, table, interaction.user.id, ref.page, text.reader(interaction))
     message = interaction.message
     if message is not None and message.flags.ephemeral:
         await interaction.edit_original_response(**kwargs)

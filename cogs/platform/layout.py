@@ -13,6 +13,7 @@ from typing import Any
 from cogs.games.base import Choice, GameUI, Tone
 from cogs.platform.ids import ActRef, GroupRef, MainRef, MineRef, PickRef, UndoRef
 from engine.core import Prompt
+from engine.words import ENGLISH, Words
 
 MAX_ROWS = 5
 """Discord: at most 5 action rows per message."""
@@ -173,6 +174,7 @@ def lay_out(
     controls: Sequence[ButtonSpec],
     page_ref: Any,
     placeholder: str,
+    w: Words = ENGLISH,
 ) -> list[Row]:
     """Rows for one page of entries, then a control row (controls plus page arrows).
 
@@ -193,7 +195,13 @@ def lay_out(
         for slot, start in enumerate(range(0, len(chunk), MAX_SELECT_OPTIONS)):
             part = chunk[start : start + MAX_SELECT_OPTIONS]
             first = page * SELECT_PAGE + start + 1
-            hint = f"{placeholder} ({first}-{first + len(part) - 1} of {len(entries)})"
+            hint = w.gettext(
+                "{placeholder} ({first}-{last} of {total})",
+                placeholder=placeholder,
+                first=first,
+                last=first + len(part) - 1,
+                total=len(entries),
+            )
             options = tuple(OptionItem(clip(e.label, MAX_OPTION_TEXT), e.ref.value(), e.emoji) for e in part)
             rows.append(
                 SelectSpec(PickRef(table, version, slot).custom_id(), clip(hint, MAX_PLACEHOLDER), options)
@@ -201,9 +209,11 @@ def lay_out(
     control = list(controls)
     if pages > 1:
         if page > 0:
-            control.append(ButtonSpec(page_ref(page - 1).custom_id(), "Previous", Tone.NORMAL, "◀️"))
+            control.append(
+                ButtonSpec(page_ref(page - 1).custom_id(), w.gettext("Previous"), Tone.NORMAL, "◀️")
+            )
         if page < pages - 1:
-            control.append(ButtonSpec(page_ref(page + 1).custom_id(), "More", Tone.NORMAL, "▶️"))
+            control.append(ButtonSpec(page_ref(page + 1).custom_id(), w.gettext("More"), Tone.NORMAL, "▶️"))
     if control:
         rows.append(tuple(control[:MAX_BUTTONS_PER_ROW]))
     return rows
@@ -219,23 +229,24 @@ def main_rows(
     undo_seats: Sequence[int],
     page: int = 0,
     private: bool = False,
+    w: Words = ENGLISH,
 ) -> list[Row]:
-    """The components of a board message: the first step of every open prompt, plus Undo
-    (and "My hand" when seats hold hidden information)."""
+    """The components of a board message, in `w`'s words (the table's): the first step of every
+    open prompt, plus Undo (and "My hand" when seats hold hidden information)."""
     prompted = {p.seat for p in prompts}
     controls = [
         ButtonSpec(
             UndoRef(table, version, seat).custom_id(),
-            "Undo"
+            w.gettext("Undo")
             if seat in prompted and len(prompts) == 1
-            else clip(f"Undo ({names[seat]})", MAX_BUTTON_LABEL),
+            else clip(w.gettext("Undo ({player})", player=names[seat]), MAX_BUTTON_LABEL),
             Tone.RISKY,
             "↩️",
         )
         for seat in undo_seats
     ][:3]
     if private:
-        controls.append(ButtonSpec(MineRef(table).custom_id(), "My hand", Tone.NORMAL, "🂠"))
+        controls.append(ButtonSpec(MineRef(table).custom_id(), w.gettext("My hand"), Tone.NORMAL, "🂠"))
     if ui.menu_budget is not None and len(prompts) == 1 and page == 0:
         rows = budget_rows(table, version, ui, view, prompts[0], names, controls, ui.menu_budget)
         if rows is not None:
@@ -248,15 +259,16 @@ def main_rows(
         page=page,
         controls=controls,
         page_ref=lambda n: MainRef(table, version, n),
-        placeholder="Choose",
+        placeholder=w.gettext("Choose"),
+        w=w,
     )
 
 
-def group_rows(table: int, version: int, group: Group, page: int = 0) -> list[Row]:
+def group_rows(table: int, version: int, group: Group, page: int = 0, w: Words = ENGLISH) -> list[Row]:
     """The components of the second step: the options of one group, plus Back."""
-    back = ButtonSpec(MainRef(table, version).custom_id(), "Back", Tone.NORMAL, "⬅️")
+    back = ButtonSpec(MainRef(table, version).custom_id(), w.gettext("Back"), Tone.NORMAL, "⬅️")
     if group.budget is not None:
-        return _budget_group_rows(table, version, group, page, back, group.budget)
+        return _budget_group_rows(table, version, group, page, back, group.budget, w)
     return lay_out(
         table,
         version,
@@ -265,6 +277,7 @@ def group_rows(table: int, version: int, group: Group, page: int = 0) -> list[Ro
         controls=[back],
         page_ref=lambda n: GroupRef(table, version, group.seat, group.number, n),
         placeholder=clip(group.head.group_label, 60),
+        w=w,
     )
 
 
@@ -394,7 +407,7 @@ def budget_rows(
 
 
 def _budget_group_rows(
-    table: int, version: int, group: Group, page: int, back: ButtonSpec, budget: int
+    table: int, version: int, group: Group, page: int, back: ButtonSpec, budget: int, w: Words = ENGLISH
 ) -> list[Row]:
     """A second step within `budget` components: equal labels once, pages with arrows and Back."""
     entries = _distinct(table, version, group)
@@ -405,8 +418,8 @@ def _budget_group_rows(
     control = [back]
     if page > 0:
         ref = GroupRef(table, version, group.seat, group.number, page - 1)
-        control.append(ButtonSpec(ref.custom_id(), "Previous", Tone.NORMAL, "◀️"))
+        control.append(ButtonSpec(ref.custom_id(), w.gettext("Previous"), Tone.NORMAL, "◀️"))
     if page < pages - 1:
         ref = GroupRef(table, version, group.seat, group.number, page + 1)
-        control.append(ButtonSpec(ref.custom_id(), "More", Tone.NORMAL, "▶️"))
+        control.append(ButtonSpec(ref.custom_id(), w.gettext("More"), Tone.NORMAL, "▶️"))
     return _button_rows([_button(e) for e in chunk] + control)

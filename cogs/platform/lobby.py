@@ -16,11 +16,12 @@ from cogs.games.base import GameUI, Tone
 from cogs.platform import pacing, text, threads
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, SelectSpec, clip
+from cogs.platform.translator import said, untranslated
 from cogs.platform.views import build_view
 from engine.core import DEFAULT_LEVEL, OptionSpec, Scalar, level_name
 from engine.games import get_rules
-from engine.words import count
-from tables.errors import TableError
+from engine.words import ENGLISH, N_, Words, language_of, words
+from tables.errors import TableError, Wording
 from tables.models import Table, TableStatus
 from tables.paces import DEFAULT_PACE, PACE_HELP, PaceName, timing_for
 
@@ -37,26 +38,32 @@ THREAD_ALREADY_CREATED = 160004
 
 
 def lobby_rows(table: Table) -> list[Row]:
-    """The lobby's buttons, and Add bot: a select of the game's bot levels."""
+    """The lobby's buttons, and Add bot: a select of the game's bot levels (in the table's language)."""
+    w = text.spoken(table)
 
     def spec(op: LobbyOp, label: str, tone: Tone, emoji: str) -> ButtonSpec:
         return ButtonSpec(LobbyRef(table.id, op).custom_id(), label, tone, emoji)
 
-    levels = tuple(OptionItem(f"{level.capitalize()} bot", level, "🤖") for level in table.rules.levels())
+    levels = tuple(
+        OptionItem(w.gettext("{level} bot", level=w.gettext(level).capitalize()), level, "🤖")
+        for level in table.rules.levels()
+    )
     rows: list[Row] = [
         (
-            spec(LobbyOp.JOIN, "Join", Tone.MAIN, "🪑"),
-            spec(LobbyOp.LEAVE, "Leave", Tone.NORMAL, "🚪"),
-            spec(LobbyOp.START, "Start", Tone.GOOD, "▶️"),
-            spec(LobbyOp.CANCEL, "Cancel", Tone.RISKY, "✖️"),
+            spec(LobbyOp.JOIN, w.gettext("Join"), Tone.MAIN, "🪑"),
+            spec(LobbyOp.LEAVE, w.gettext("Leave"), Tone.NORMAL, "🚪"),
+            spec(LobbyOp.START, w.gettext("Start"), Tone.GOOD, "▶️"),
+            spec(LobbyOp.CANCEL, w.gettext("Cancel"), Tone.RISKY, "✖️"),
         ),
-        SelectSpec(LobbyRef(table.id, LobbyOp.BOT).custom_id(), "🤖 Add bot: pick its level", levels),
+        SelectSpec(
+            LobbyRef(table.id, LobbyOp.BOT).custom_id(), w.gettext("🤖 Add bot: pick its level"), levels
+        ),
     ]
     removable = removable_players(table)
     if removable:
-        placeholder = "🚫 Remove a player or bot (host)"
+        placeholder = w.gettext("🚫 Remove a player or bot (host)")
         if table.barred:
-            placeholder = "🚫 Remove a player or bot, or let a removed player back (host)"
+            placeholder = w.gettext("🚫 Remove a player or bot, or let a removed player back (host)")
         rows.append(SelectSpec(LobbyRef(table.id, LobbyOp.REMOVE).custom_id(), placeholder, removable))
     return rows
 
@@ -70,17 +77,19 @@ BACK_VALUE = "back:"
 def removable_players(table: Table) -> tuple[OptionItem, ...]:
     """The options of the host's select: every other seat (a person's value is their user id, a bot's
     "bot:<seat>:<name>"), then each removed player to let back in ("back:<user id>")."""
+    w = text.spoken(table)
     items = []
     for number, seat in enumerate(table.seats):
         if seat.bot is not None:
-            label = f"Remove {text.one_line(seat.name)} ({level_name(seat.bot)})"
+            level = w.gettext(level_name(seat.bot))
+            label = w.gettext("Remove {player} ({level})", player=text.one_line(seat.name), level=level)
             value = f"{BOT_VALUE}{number}:{seat.name}"[:100]
             items.append(OptionItem(clip(label, MAX_OPTION_TEXT), value, "🤖"))
         elif seat.user_id is not None and seat.user_id != table.host_id:
-            label = f"Remove {text.one_line(seat.name)}"
+            label = w.gettext("Remove {player}", player=text.one_line(seat.name))
             items.append(OptionItem(clip(label, MAX_OPTION_TEXT), str(seat.user_id), "🚫"))
     for user_id, name in reversed(table.barred):  # the latest first, if more than fit
-        label = f"Let {text.one_line(name)} join again"
+        label = w.gettext("Let {player} join again", player=text.one_line(name))
         items.append(OptionItem(clip(label, MAX_OPTION_TEXT), f"{BACK_VALUE}{user_id}", "↩️"))
     return tuple(items[:25])
 
@@ -96,9 +105,12 @@ def lobby_message(table: Table) -> dict[str, Any]:
 
 
 def thread_name(table: Table) -> str:
-    """The game thread's name: the game and the table number."""
+    """The game thread's name: the game and the table number, in the table's language."""
     ui = get_ui(table.game)
-    return f"{ui.emoji} {ui.title} #{table.id}"[:THREAD_NAME_LIMIT]
+    w = text.spoken(table)
+    return w.gettext("{emoji} {game} #{table}", emoji=ui.emoji, game=w.gettext(ui.title), table=table.id)[
+        :THREAD_NAME_LIMIT
+    ]
 
 
 def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
@@ -108,7 +120,9 @@ def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
 
     async def open_table(interaction: discord.Interaction[Any], **chosen: Any) -> None:
         options = {spec.key: chosen.get(spec.short, spec.default) for spec in offered}
-        await open_lobby(interaction, ui.game_id, options, chosen.get("pace", DEFAULT_PACE))
+        # No language chosen: the host's own client language (a server's locale is no one's choice).
+        language = chosen.get("language") or language_of(str(interaction.locale))
+        await open_lobby(interaction, ui.game_id, options, chosen.get("pace", DEFAULT_PACE), language)
 
     # discord.py reads a command's options from its callback's signature: one per offered spec.
     keyword = inspect.Parameter.KEYWORD_ONLY
@@ -121,21 +135,54 @@ def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
             for spec in offered
         ),
         inspect.Parameter("pace", keyword, default=DEFAULT_PACE.value, annotation=PaceName),
+        inspect.Parameter("language", keyword, default="", annotation=str),
     ]
     open_table.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    described = app_commands.describe(pace=PACE_HELP, **{spec.short: option_help(spec) for spec in offered})
-    players = f"{rules.min_players}-{count(rules.max_players, 'player', 'players')}"
+    described = app_commands.describe(
+        pace=app_commands.locale_str(PACE_HELP),
+        language=app_commands.locale_str("The language of the table's posts and boards (default: yours)"),
+        **{spec.short: option_help(spec) for spec in offered},
+    )
+    languages = app_commands.choices(
+        language=[
+            # Each language by its own name, never translated: a reader looks for their own.
+            app_commands.Choice(name=untranslated(name), value=code)
+            for code, name in text.LANGUAGE_NAMES.items()
+        ]
+    )
+
+    def description(w: Words) -> str:
+        return w.ngettext(
+            "Open a {game} table ({least}-{count} player) in this channel",
+            "Open a {game} table ({least}-{count} players) in this channel",
+            rules.max_players,
+            game=w.gettext(ui.title),
+            least=rules.min_players,
+        )
+
     return app_commands.Command(
         name=ui.game_id,
-        description=f"Open a {ui.title} table ({players}) in this channel",
-        callback=described(open_table),
+        description=said(description(ENGLISH), description),
+        callback=languages(described(open_table)),
     )
 
 
-def option_help(spec: OptionSpec) -> str:
+def option_help(spec: OptionSpec) -> app_commands.locale_str:
     """An option as /play describes it: its label, what it does and its default."""
-    default = ("on" if spec.default else "off") if isinstance(spec.default, bool) else str(spec.default)
-    return f"{spec.label}: {spec.help} (default {default})"
+
+    def help_text(w: Words) -> str:
+        if isinstance(spec.default, bool):
+            default = w.gettext("on") if spec.default else w.gettext("off")
+        else:
+            default = str(spec.default)
+        return w.gettext(
+            "{label}: {help} (default {default})",
+            label=w.gettext(spec.label),
+            help=w.gettext(spec.help),
+            default=default,
+        )
+
+    return said(help_text(ENGLISH), help_text)
 
 
 def _kind(spec: OptionSpec) -> Any:
@@ -146,17 +193,24 @@ def _kind(spec: OptionSpec) -> Any:
 
 
 async def open_lobby(
-    interaction: discord.Interaction[Any], game_id: str, options: dict[str, Scalar], pace: str = DEFAULT_PACE
+    interaction: discord.Interaction[Any],
+    game_id: str,
+    options: dict[str, Scalar],
+    pace: str = DEFAULT_PACE,
+    language: str = "en",
 ) -> None:
-    """Create a table and post its lobby message in the channel where /play was used."""
+    """Create a table speaking `language` and post its lobby message in the channel where /play was used."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+    w = text.reader(interaction)
     channel = interaction.channel
     if interaction.guild_id is None or channel is None:
-        await interaction.followup.send("Games are played in a server's text channel.", ephemeral=True)
+        await interaction.followup.send(
+            w.gettext("Games are played in a server's text channel."), ephemeral=True
+        )
         return
     if not isinstance(channel, discord.TextChannel):
         await interaction.followup.send(
-            "Open a table from a text channel (not a thread): the game gets a thread of its own.",
+            w.gettext("Open a table from a text channel (not a thread): the game gets a thread of its own."),
             ephemeral=True,
         )
         return
@@ -170,19 +224,26 @@ async def open_lobby(
             interaction.user.display_name,
             options,
             timing=timing_for(pace),
+            language=language,
         )
     except TableError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.said(w), ephemeral=True)
         return
     try:
         message = await channel.send(**lobby_message(table), allowed_mentions=discord.AllowedMentions.none())
     except discord.Forbidden:
         await service.cancel(table.id, interaction.user.id)
-        await interaction.followup.send("I am not allowed to post in this channel.", ephemeral=True)
+        await interaction.followup.send(
+            w.gettext("I am not allowed to post in this channel."), ephemeral=True
+        )
         return
     await service.set_lobby_message(table.id, message.id)
     await interaction.followup.send(
-        f"Table #{table.id} is open: {message.jump_url}. Others press **Join**; you press **Start**.",
+        w.gettext(
+            "Table #{table} is open: {link}. Others press **Join**; you press **Start**.",
+            table=table.id,
+            link=message.jump_url,
+        ),
         ephemeral=True,
     )
 
@@ -227,28 +288,35 @@ async def _remove_or_let_back(interaction: discord.Interaction[Any], table_id: i
     if value.startswith(BOT_VALUE):
         seat, _, name = value.removeprefix(BOT_VALUE).partition(":")
         if not _user_id(seat):
-            raise TableError("Pick the seat to free from the list.")
+            raise TableError(N_("Pick the seat to free from the list."))
         freed: Table = await service.remove_bot(table_id, host, int(seat), name)
         return freed
     back = value.removeprefix(BACK_VALUE)
     if not _user_id(back):
-        raise TableError("Pick the player to remove from the list.")
+        raise TableError(N_("Pick the player to remove from the list."))
     table: Table
     if back != value:
         table = await service.let_back(table_id, host, int(back))
-        line = (
-            f"The host of table #{table.id} ({get_ui(table.game).title}) in <#{table.channel_id}> let you"
-            " back: you can press **Join** again."
+        message = N_(
+            "The host of table #{table} ({game}) in {channel} let you back: you can press **Join** again."
         )
     else:
         table = await service.remove_player(table_id, host, int(back))
-        line = (
-            f"The host of table #{table.id} ({get_ui(table.game).title}) in <#{table.channel_id}> removed you"
-            " from its lobby; you can join it again only if they let you back."
+        message = N_(
+            "The host of table #{table} ({game}) in {channel} removed you from its lobby; you can join it"
+            " again only if they let you back."
         )
+    # Their own language if they chose one in /settings, else the table's (a DM has no locale to read).
+    told = words(service.players.get(int(back)).language or table.language)
+    line = told.gettext(
+        message, table=table.id, game=told.gettext(get_ui(table.game).title), channel=f"<#{table.channel_id}>"
+    )
     if not await _tell_privately(interaction, int(back), line):
         await interaction.followup.send(
-            f"I could not tell <@{back}> privately (their direct messages are closed to me).",
+            text.reader(interaction).gettext(
+                "I could not tell {player} privately (their direct messages are closed to me).",
+                player=text.mention(int(back)),
+            ),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -274,8 +342,13 @@ async def _tell_privately(interaction: discord.Interaction[Any], user_id: int, l
 async def _tell_new_host(interaction: discord.Interaction[Any], table: Table, left: int) -> None:
     """Ping the player a leaving host handed the lobby to, once, so it is not passed on unseen."""
     await interaction.followup.send(
-        f"<@{table.host_id}>, you are now the host of table #{table.id} (<@{left}> left):"
-        " you can add bots and press **Start**.",
+        text.spoken(table).gettext(
+            "{host}, you are now the host of table #{table} ({left} left): you can add bots and press"
+            " **Start**.",
+            host=text.mention(table.host_id),
+            table=table.id,
+            left=text.mention(left),
+        ),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
     )
 
@@ -322,8 +395,10 @@ async def open_thread(client: Any, table: Table, message: discord.Message | None
     except TimeoutError:
         log.warning("table %s: Discord did not open the thread within %.0f s", table.id, THREAD_WAIT)
         raise TableError(
-            "Discord did not open the game's thread in time (it is failing or slow right now), so the"
-            " game has not started: press **Start** again in a moment."
+            N_(
+                "Discord did not open the game's thread in time (it is failing or slow right now), so the"
+                " game has not started: press **Start** again in a moment."
+            )
         ) from None
     await service.set_thread(table.id, thread.id)
     return thread
@@ -342,22 +417,29 @@ async def _create_thread(client: Any, table: Table, message: discord.Message | N
     )
 
 
-def thread_failure(exc: discord.HTTPException) -> str:
-    """What went wrong opening a game's thread, said so that the host knows what to do."""
-    after = "so the game has not started"
+def thread_failure(exc: discord.HTTPException) -> Wording:
+    """What went wrong opening a game's thread, said so that the host knows what to do (in their words)."""
     if exc.code == threads.TOO_MANY_THREADS:
-        return threads.too_many_threads(after)
+        return threads.too_many_threads
     if isinstance(exc, discord.Forbidden):
-        return (
-            f"I am not allowed to open a thread here (I need the Create Public Threads permission), {after}."
+        return lambda w: w.gettext(
+            "I am not allowed to open a thread here (I need the Create Public Threads permission),"
+            " so the game has not started."
         )
     if isinstance(exc, discord.NotFound):
-        return f"This channel or the lobby message is gone, {after}."
+        return lambda w: w.gettext("This channel or the lobby message is gone, so the game has not started.")
     if exc.status == 429:
-        return f"Discord asks me to slow down right now, {after}: press **Start** again in a minute."
-    if exc.status >= 500:
-        return (
-            f"Discord failed while opening the game's thread (server error {exc.status}), {after}:"
-            " press **Start** again in a moment."
+        return lambda w: w.gettext(
+            "Discord asks me to slow down right now, so the game has not started: press **Start** again"
+            " in a minute."
         )
-    return f"Discord refused to open the game's thread (error {exc.status}), {after}."
+    if exc.status >= 500:
+        return lambda w: w.gettext(
+            "Discord failed while opening the game's thread (server error {status}), so the game has not"
+            " started: press **Start** again in a moment.",
+            status=exc.status,
+        )
+    return lambda w: w.gettext(
+        "Discord refused to open the game's thread (error {status}), so the game has not started.",
+        status=exc.status,
+    )

@@ -25,27 +25,36 @@ async def notice_message(service: TableService, notice: Notice, by_dm: str | Non
     """Reminders ping the player (unless told by DM: `by_dm` is ""); other notices ping nobody."""
     table = notice.table
     seat = table.seats[notice.seat]
-    name = text.seat_name(seat)
+    w = text.spoken(table)
+    name = text.seat_name(seat, w)
+    player = text.discord_escape(seat.name)
     mentions = discord.AllowedMentions.none()
     view = None
     if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
         # The game's name too: a player at several tables knows which one at a glance.
-        content = f"⏰ <@{notice.user_id}>, it is your turn in {where_is(table)}"
+        content = w.gettext(
+            "⏰ {mention}, it is your turn in {where}",
+            mention=text.mention(notice.user_id),
+            where=where_is(table),
+        )
         vote, view = await votes.reminder_vote(service, table, notice.seat)
         content += vote + (by_dm or "")
         if by_dm != "":  # "": told by DM, the thread's copy (with the vote) pings nobody
             mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
     elif notice.kind is NoticeKind.TIMED_OUT:
-        content = f"⌛ Time ran out for **{name}**: the default move was played."
+        content = w.gettext("⌛ Time ran out for **{player}**: the default move was played.", player=name)
     elif notice.kind is NoticeKind.REPLACED and notice.user_id is not None:
         # Once, so the player knows their seat goes on without them and how to come back.
-        content = (
-            f"🤖 A bot now plays for **{text.discord_escape(seat.name)}** (<@{notice.user_id}>) in table"
-            f" #{table.id}; `/game rejoin` or a button on your turn takes the seat back."
+        content = w.gettext(
+            "🤖 A bot now plays for **{player}** ({mention}) in table #{table}; `/game rejoin` or a button"
+            " on your turn takes the seat back.",
+            player=player,
+            mention=text.mention(notice.user_id),
+            table=table.id,
         )
         mentions = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
     elif notice.kind is NoticeKind.REPLACED:
-        content = f"🤖 A bot now plays for **{text.discord_escape(seat.name)}**."
+        content = w.gettext("🤖 A bot now plays for **{player}**.", player=player)
     else:
-        content = f"👋 **{text.discord_escape(seat.name)}** is back and plays their seat again."
+        content = w.gettext("👋 **{player}** is back and plays their seat again.", player=player)
     return NoticeMessage(content, mentions, view)

@@ -18,6 +18,7 @@ import discord
 
 from cogs.games import get_ui
 from cogs.platform import text, threads
+from engine.words import N_, Words, words
 from tables.models import Notice, NoticeKind, Table, TableStatus
 from tables.players import Notify
 from tables.service import TableService
@@ -27,10 +28,11 @@ log = logging.getLogger("meeple.cogs.notify")
 
 ChannelLookup = Callable[[int], Awaitable[Any]]
 
-CLOSED_DMS = (
-    "\n-# 📪 I cannot send you direct messages (they are closed to me), so I mention you here from"
+CLOSED_DMS = N_(
+    "-# 📪 I cannot send you direct messages (they are closed to me), so I mention you here from"
     " now on; `/settings` changes how you are told."
 )
+"""Added on a line of its own to the mention that replaces a refused DM (in the table's language)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ class Notifier:
         table = await self.service.get(table_id)
         for user_id in ids:
             try:
-                await self.tell(table, user_id, f"🎲 It is your move in {where(table)}.")
+                await self.tell(table, user_id, N_("🎲 It is your move in {where}."))
             except discord.HTTPException as exc:
                 # The board is out and stays so: a lost DM must not make the keeper post it again.
                 log.warning("table %s: could not tell %s of their move: %s", table.id, user_id, exc)
@@ -101,7 +103,7 @@ class Notifier:
         if notice.kind is not NoticeKind.TURN:
             return False
         if notice.user_id is not None and notice.table.status is TableStatus.PLAYING:
-            await self.tell(notice.table, notice.user_id, f"🎲 It is your move in {where(notice.table)}.")
+            await self.tell(notice.table, notice.user_id, N_("🎲 It is your move in {where}."))
         return True
 
     async def remind_by_dm(self, notice: Notice) -> str | None:
@@ -114,24 +116,33 @@ class Notifier:
         user_id = notice.user_id
         if notice.kind is not NoticeKind.REMINDER or user_id is None or not self.wants_dm(user_id):
             return None
-        line = f"⏰ It is still your move in {where(notice.table)}."
+        w = self.words_for(notice.table, user_id)
+        line = w.gettext("⏰ It is still your move in {where}.", where=where(notice.table, w))
         try:
             await self._send_dm(user_id, line)
             return ""
         except discord.Forbidden:
             await self.service.players.update(user_id, dm_failed=True)
-            return CLOSED_DMS
+            return "\n" + text.spoken(notice.table).gettext(CLOSED_DMS)
         except discord.HTTPException as exc:
             log.warning("table %s: DM to %s failed (%s); mentioning instead", notice.table.id, user_id, exc)
             return None
 
-    async def tell(self, table: Table, user_id: int, line: str) -> None:
-        """One line to a player: by DM if they asked for it (and it works), else a mention in the thread."""
-        if self.wants_dm(user_id) and await self._dm(table, user_id, line):
-            return
-        await self._mention(table, user_id, line)
+    def words_for(self, table: Table, user_id: int) -> Words:
+        """The words of a direct message: the language the player chose, else their table's."""
+        return words(self.service.players.get(user_id).language or table.language)
 
-    async def _dm(self, table: Table, user_id: int, line: str) -> bool:
+    async def tell(self, table: Table, user_id: int, message: str) -> None:
+        """One line to a player (`message`, its {where} filled): by DM if they asked for it (and it works),
+        in their words, else a mention in the thread, in the table's language."""
+        if self.wants_dm(user_id):
+            w = self.words_for(table, user_id)
+            if await self._dm(table, user_id, w.gettext(message, where=where(table, w)), message):
+                return
+        w = text.spoken(table)
+        await self._mention(table, user_id, w.gettext(message, where=where(table, w)))
+
+    async def _dm(self, table: Table, user_id: int, line: str, message: str) -> bool:
         """Send a DM; on refusal switch the player to the thread, saying so there once (delivered: True)."""
         try:
             await self._send_dm(user_id, line)
@@ -142,11 +153,9 @@ class Notifier:
             log.warning("table %s: DM to %s failed (%s); mentioning instead", table.id, user_id, exc)
             return False
         await self.service.players.update(user_id, dm_failed=True)
-        await self._say_in_thread(
-            table,
-            f"<@{user_id}> {line}{CLOSED_DMS}",
-            user_id,
-        )
+        w = text.spoken(table)
+        said = w.gettext(message, where=where(table, w))
+        await self._say_in_thread(table, f"<@{user_id}> {said}\n{w.gettext(CLOSED_DMS)}", user_id)
         return True
 
     async def _send_dm(self, user_id: int, line: str) -> None:
@@ -166,9 +175,12 @@ class Notifier:
         await thread.send(content, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
 
-def where(table: Table) -> str:
-    """ "table #12 (Buttons): <link>" for a message that points at a game."""
+def where(table: Table, w: Words | None = None) -> str:
+    """ "table #12 (Buttons): <link>" for a message that points at a game (the table's words by default)."""
+    w = w or text.spoken(table)
     ui = get_ui(table.game)
     link = table.board_link()
-    at = f": {link}" if link is not None else ""
-    return f"table #{table.id} ({text.discord_escape(ui.title)}){at}"
+    game = text.discord_escape(w.gettext(ui.title))
+    if link is None:
+        return w.gettext("table #{table} ({game})", table=table.id, game=game)
+    return w.gettext("table #{table} ({game}): {link}", table=table.id, game=game, link=link)

@@ -23,6 +23,7 @@ from cogs.platform.drawing import DrawingPool
 from cogs.platform.keeper import BoardKeeper
 from cogs.platform.notices import notice_message
 from cogs.platform.notify import Notifier
+from engine.words import N_
 from tables.errors import TableError
 from tables.models import Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
 from tables.service import TableService
@@ -275,10 +276,10 @@ class Presenter:
         async with self._lock(table.id):
             table = await self.service.get(table.id)
             if table.thread_id is None:
-                raise TableError("This game has no thread yet.")
+                raise TableError(N_("This game has no thread yet."))
             thread = await self.channel(table.thread_id)
             if thread is None:
-                raise TableError("I cannot find this game's thread any more.")
+                raise TableError(N_("I cannot find this game's thread any more."))
             await threads.reopen(thread)
             if table.board_posting is not None:
                 table = await self.messages.mend_interrupted_post(table, thread)

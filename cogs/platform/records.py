@@ -14,10 +14,10 @@ from cogs.platform import views
 from cogs.platform.drawing import DrawingPool
 from cogs.platform.ids import HistoryRef, ReplayRef
 from cogs.platform.layout import ButtonSpec, Row
-from cogs.platform.text import clip_content, names_of, seat_name
+from cogs.platform.text import clip_content, names_of, reader, seat_name
 from engine import recordfile
 from engine.core import Record
-from engine.words import count
+from engine.words import ENGLISH, N_, Words
 from renderers import replay
 from tables.errors import NoSuchTable, TableError
 from tables.models import Table, TableStatus
@@ -35,7 +35,9 @@ class NotOver(TableError):
     """A replay asked of a game still being played."""
 
     def __init__(self, table_id: int) -> None:
-        super().__init__(f"Table #{table_id} is still being played: its replay comes when the game ends.")
+        super().__init__(
+            N_("Table #{table} is still being played: its replay comes when the game ends."), table=table_id
+        )
 
 
 async def table_in_guild(service: TableService, table_id: int, guild_id: int | None) -> Table:
@@ -45,9 +47,9 @@ async def table_in_guild(service: TableService, table_id: int, guild_id: int | N
     except NoSuchTable:
         table = None
     if table is None or table.guild_id != guild_id or table.status is TableStatus.CANCELLED:
-        raise TableError(f"There is no table #{table_id} in this server.")
+        raise TableError(N_("There is no table #{table} in this server."), table=table_id)
     if table.seed is None:
-        raise TableError(f"Table #{table_id} never started: it has no game to show.")
+        raise TableError(N_("Table #{table} never started: it has no game to show."), table=table_id)
     return table
 
 
@@ -65,19 +67,25 @@ def record_document(table: Table, record: Record) -> bytes:
 async def send_record(interaction: discord.Interaction[Any], service: TableService, table: Table) -> None:
     """Answer privately with the table's record as a JSON file."""
     if table.salt is None:
-        raise TableError(f"Table #{table.id} has no commitment to its seed, so it has no record to check.")
+        raise TableError(
+            N_("Table #{table} has no commitment to its seed, so it has no record to check."), table=table.id
+        )
     record = await service.record(table.id)
     data = await asyncio.to_thread(record_document, table, record)
     name = f"meeple-table-{table.id}.json"
+    w = reader(interaction)
     if table.over:
-        words = (
-            f"The record of table #{table.id}, its seed revealed. Anyone can check every roll with"
-            f" Meeple's open source: `python -m engine.verify {name}`."
+        words = w.gettext(
+            "The record of table #{table}, its seed revealed. Anyone can check every roll with"
+            " Meeple's open source: `python -m engine.verify {file}`.",
+            table=table.id,
+            file=name,
         )
     else:
-        words = (
-            f"The record of table #{table.id} so far. The seed stays secret until the game ends;"
-            " then this file reveals it and every roll can be checked."
+        words = w.gettext(
+            "The record of table #{table} so far. The seed stays secret until the game ends;"
+            " then this file reveals it and every roll can be checked.",
+            table=table.id,
         )
     await interaction.followup.send(words, file=discord.File(io.BytesIO(data), filename=name), ephemeral=True)
 
@@ -85,11 +93,11 @@ async def send_record(interaction: discord.Interaction[Any], service: TableServi
 # -- /game history --------------------------------------------------------------
 
 
-def history_line(table: Table) -> str:
+def history_line(table: Table, w: Words = ENGLISH) -> str:
     """One finished game: number, game, players by rank with scores, when it ended, a link."""
     ui = get_ui(table.game)
     outcome = table.outcome
-    players = [seat_name(seat) for seat in table.seats]
+    players = [seat_name(seat, w) for seat in table.seats]
     if outcome is not None and len(table.seats) > 1:
         order = sorted(range(len(table.seats)), key=lambda s: (outcome.ranks[s], s))
         ranked = ", ".join(
@@ -100,34 +108,43 @@ def history_line(table: Table) -> str:
     else:
         ranked = ", ".join(players)
     link = table.board_link()
-    where = f" · [thread]({link})" if link else ""
-    return f"**#{table.id}** {ui.emoji} {ui.title} · {ranked} · <t:{int(table.updated_at)}:R>{where}"
+    where = " · " + w.gettext("[thread]({link})", link=link) if link else ""
+    game = w.gettext(ui.title)
+    return f"**#{table.id}** {ui.emoji} {game} · {ranked} · <t:{int(table.updated_at)}:R>{where}"
 
 
-def history_rows(page: int, pages: int) -> list[Row]:
+def history_rows(page: int, pages: int, w: Words = ENGLISH) -> list[Row]:
     """Older/newer buttons, when there is more than one page."""
     if pages <= 1:
         return []
     row: list[ButtonSpec] = []
     if page > 0:
-        row.append(ButtonSpec(HistoryRef(page - 1).custom_id(), "Newer", emoji="◀"))
+        row.append(ButtonSpec(HistoryRef(page - 1).custom_id(), w.gettext("Newer"), emoji="◀"))
     if page < pages - 1:
-        row.append(ButtonSpec(HistoryRef(page + 1).custom_id(), "Older", emoji="▶"))
+        row.append(ButtonSpec(HistoryRef(page + 1).custom_id(), w.gettext("Older"), emoji="▶"))
     return [tuple(row)]
 
 
-async def history_page(service: TableService, guild_id: int, page: int) -> tuple[str, list[Row]]:
+async def history_page(
+    service: TableService, guild_id: int, page: int, w: Words = ENGLISH
+) -> tuple[str, list[Row]]:
     """The text and buttons of one page of the server's finished games."""
     tables, total = await service.finished_in_guild(guild_id, offset=page * HISTORY_PAGE, limit=HISTORY_PAGE)
     if total == 0:
-        return "No game has finished in this server yet: `/play` opens a table.", []
+        return w.gettext("No game has finished in this server yet: `/play` opens a table."), []
     pages = -(-total // HISTORY_PAGE)
     if not tables:
-        raise TableError("That page of the history is gone: run /game history again.")
-    head = f"🏁 Finished games in this server, newest first (page {page + 1} of {pages}, {total} in all):"
-    lines = [head, *(history_line(table) for table in tables)]
-    lines.append("-# `/game replay table:<number>` replays one; `/game record` gives its record.")
-    return clip_content("\n".join(lines)), history_rows(page, pages)
+        raise TableError(N_("That page of the history is gone: run /game history again."))
+    head = w.ngettext(
+        "🏁 Finished games in this server, newest first (page {page} of {pages}, {count} in all):",
+        "🏁 Finished games in this server, newest first (page {page} of {pages}, {count} in all):",
+        total,
+        page=page + 1,
+        pages=pages,
+    )
+    lines = [head, *(history_line(table, w) for table in tables)]
+    lines.append(w.gettext("-# `/game replay table:<number>` replays one; `/game record` gives its record."))
+    return clip_content("\n".join(lines)), history_rows(page, pages, w)
 
 
 async def show_history(
@@ -135,10 +152,10 @@ async def show_history(
 ) -> None:
     """Send (or, from a page button, edit to) one page of the history, privately."""
     if interaction.guild_id is None:
-        raise TableError("The history is kept per server: use the command in a server.")
+        raise TableError(N_("The history is kept per server: use the command in a server."))
     if edit and not await views.on_its_message(interaction):
         raise TableError(views.NOT_ON_MESSAGE)
-    content, rows = await history_page(service, interaction.guild_id, page)
+    content, rows = await history_page(service, interaction.guild_id, page, reader(interaction))
     view = views.build_view(rows) if rows else None
     if edit:
         await interaction.edit_original_response(content=content, view=view)
@@ -165,26 +182,34 @@ async def turns_of(service: TableService, table: Table) -> list[replay.Turn]:
     return found
 
 
-def step_rows(table_id: int, turn: int, last: int) -> list[Row]:
+def step_rows(table_id: int, turn: int, last: int, w: Words = ENGLISH) -> list[Row]:
     """First, previous, next and last turn (slots keep the custom_ids of one message apart)."""
     row: list[ButtonSpec] = []
     if turn > 1:
-        row.append(ButtonSpec(ReplayRef(table_id, 1, 0).custom_id(), "First", emoji="⏮"))
-        row.append(ButtonSpec(ReplayRef(table_id, turn - 1, 1).custom_id(), "Previous", emoji="◀"))
+        row.append(ButtonSpec(ReplayRef(table_id, 1, 0).custom_id(), w.gettext("First"), emoji="⏮"))
+        row.append(ButtonSpec(ReplayRef(table_id, turn - 1, 1).custom_id(), w.gettext("Previous"), emoji="◀"))
     if turn < last:
-        row.append(ButtonSpec(ReplayRef(table_id, turn + 1, 2).custom_id(), "Next", emoji="▶"))
-        row.append(ButtonSpec(ReplayRef(table_id, last, 3).custom_id(), "Last", emoji="⏭"))
+        row.append(ButtonSpec(ReplayRef(table_id, turn + 1, 2).custom_id(), w.gettext("Next"), emoji="▶"))
+        row.append(ButtonSpec(ReplayRef(table_id, last, 3).custom_id(), w.gettext("Last"), emoji="⏭"))
     return [tuple(row)]
 
 
-def turn_caption(table: Table, turn: replay.Turn, last: int) -> str:
+def turn_caption(table: Table, turn: replay.Turn, last: int, w: Words = ENGLISH) -> str:
     """What a step of the replay says: the table, the turn and who was to move."""
     ui = get_ui(table.game)
-    head = f"{ui.emoji} Replay of table #{table.id} · turn {turn.number} of {last}"
+    head = w.gettext(
+        "{emoji} Replay of table #{table} · turn {turn} of {last}",
+        emoji=ui.emoji,
+        table=table.id,
+        turn=turn.number,
+        last=last,
+    )
     if turn.final:
-        return f"{head}: the final board."
-    movers = [seat_name(table.seats[s]) for s in turn.seats if s < len(table.seats)]
-    return f"{head}: {' and '.join(movers)} to move." if movers else f"{head}."
+        return w.gettext("{head}: the final board.", head=head)
+    movers = [seat_name(table.seats[s], w) for s in turn.seats if s < len(table.seats)]
+    if not movers:
+        return f"{head}."
+    return w.gettext("{head}: {players} to move.", head=head, players=w.join(movers))
 
 
 async def send_replay(
@@ -198,10 +223,11 @@ async def send_replay(
     animation = await drawing.run(replay.animation_of, table.game, turns, names_of(table))
     last = len(turns)
     ui = get_ui(table.game)
+    w = reader(interaction)
     rows: list[Row] = [
         (
-            ButtonSpec(ReplayRef(table.id, 1, 0).custom_id(), "Turn by turn", emoji="▶"),
-            ButtonSpec(ReplayRef(table.id, last, 3).custom_id(), "Final board", emoji="⏭"),
+            ButtonSpec(ReplayRef(table.id, 1, 0).custom_id(), w.gettext("Turn by turn"), emoji="▶"),
+            ButtonSpec(ReplayRef(table.id, last, 3).custom_id(), w.gettext("Final board"), emoji="⏭"),
         )
     ]
     limit = interaction.guild.filesize_limit if interaction.guild is not None else 10 * 1024 * 1024
@@ -209,10 +235,15 @@ async def send_replay(
         # Too large to attach here: the turn-by-turn view needs one board at a time.
         await show_turn(interaction, service, table, drawing, 1, first=True)
         return
-    content = (
-        f"{ui.emoji} Replay of table #{table.id} ({ui.title}): {count(last, 'turn', 'turns')},"
-        " one frame each."
-        " The buttons step through it here, just for you."
+    content = w.ngettext(
+        "{emoji} Replay of table #{table} ({game}): {count} turn, one frame each. The buttons step"
+        " through it here, just for you.",
+        "{emoji} Replay of table #{table} ({game}): {count} turns, one frame each. The buttons step"
+        " through it here, just for you.",
+        last,
+        emoji=ui.emoji,
+        table=table.id,
+        game=w.gettext(ui.title),
     )
     file = discord.File(io.BytesIO(animation.data), filename=animation.filename)
     await interaction.followup.send(content, file=file, view=views.build_view(rows), ephemeral=True)
@@ -233,12 +264,13 @@ async def show_turn(
     turns = await turns_of(service, table)
     last = len(turns)
     if not 1 <= number <= last:
-        raise TableError("That turn is not in this game's replay.")
+        raise TableError(N_("That turn is not in this game's replay."))
     turn = turns[number - 1]
     png = await drawing.run(replay.turn_png, table.game, turn, names_of(table))
     file = discord.File(io.BytesIO(png), filename=f"table-{table.id}-turn-{number}.png")
-    content = turn_caption(table, turn, last)
-    view = views.build_view(step_rows(table.id, number, last))
+    w = reader(interaction)
+    content = turn_caption(table, turn, last, w)
+    view = views.build_view(step_rows(table.id, number, last, w))
     if first:
         await interaction.followup.send(content, file=file, view=view, ephemeral=True)
     else:

@@ -5,15 +5,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
-from engine.words import count, noun, signed
+from engine.words import ENGLISH, LANGUAGES, Words, words
 from tables.chores import lobby_expired, lobby_expires_at
 from tables.models import SeatInfo, Table, TableStatus
 
-__all__ = ["count", "noun", "signed"]
-"""engine.words, the one helper for a number and its noun (engine text uses it too), offered to the cogs."""
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "pl": "Polski", "ko": "한국어"}
+"""Each language Meeple speaks, by its own name (as a reader of it looks for it in a list)."""
+assert set(LANGUAGE_NAMES) == set(LANGUAGES)
 
 MAX_CONTENT = 2000
 """Discord: a message's content is at most 2000 characters."""
@@ -21,15 +25,34 @@ LOG_LINES = 10
 """How many recent log lines a board caption shows."""
 
 
-def seat_name(seat: SeatInfo) -> str:
+def reader(interaction: discord.Interaction[Any]) -> Words:
+    """The words of whoever clicked or typed, for a private answer: the language they chose in
+    /settings, else their Discord client's."""
+    chosen = interaction.client.tables.players.get(interaction.user.id).language
+    return words(chosen or str(interaction.locale))
+
+
+def mention(user_id: int) -> str:
+    """A user's mention, as a message's field."""
+    return f"<@{user_id}>"
+
+
+def spoken(table: Table) -> Words:
+    """The words of a table's public posts: its language."""
+    return words(table.language)
+
+
+def seat_name(seat: SeatInfo, w: Words = ENGLISH) -> str:
     """A seat's display name, marking bots (and seats a bot plays for an absent player)."""
     name = discord_escape(seat.name)
     if seat.bot is None:
         return name
-    level = level_name(seat.bot)
+    level = w.gettext(level_name(seat.bot))
     if seat.replaced:
-        return f"{name} (bot standing in, {level})"
-    return f"{name} ({level})" if "bot" in seat.name.lower() else f"{name} (bot, {level})"
+        return w.gettext("{name} (bot standing in, {level})", name=name, level=level)
+    if "bot" in seat.name.lower():
+        return w.gettext("{name} ({level})", name=name, level=level)
+    return w.gettext("{name} (bot, {level})", name=name, level=level)
 
 
 MARKDOWN_MARKS = ("\\", "*", "_", "~", "`", "|", ">", "<", "#", "[", "]", ":")
@@ -75,37 +98,62 @@ def shown_names(table: Table) -> list[str]:
 
 
 def lobby_text(ui: GameUI, table: Table) -> str:
-    """The lobby message: game, host, options, seats, and what happens next."""
+    """The lobby message, in the table's language: game, host, options, language, seats, what next."""
+    w = spoken(table)
     rules = table.rules
-    head = f"{ui.emoji} **{ui.title}** · table #{table.id}"
+    head = w.gettext(
+        "{emoji} **{game}** · table #{table} · 🌐 {language}",
+        emoji=ui.emoji,
+        game=ui.title,
+        table=table.id,
+        language=LANGUAGE_NAMES[table.language],
+    )
     summary = ui.option_summary(table.options)
     lines = [head, f"-# {summary}"] if summary else [head]
-    lines.append(f"**Seats ({len(table.seats)}/{rules.max_players}):**")
+    lines.append(w.gettext("**Seats ({taken}/{seats}):**", taken=len(table.seats), seats=rules.max_players))
     for number, seat in enumerate(table.seats, 1):
-        who = f"<@{seat.user_id}>" if seat.user_id is not None and seat.bot is None else seat_name(seat)
-        host = " (host)" if seat.user_id == table.host_id and seat.bot is None else ""
-        lines.append(f"{number}. {who}{host}")
+        who = f"<@{seat.user_id}>" if seat.user_id is not None and seat.bot is None else seat_name(seat, w)
+        if seat.user_id == table.host_id and seat.bot is None:
+            who = w.gettext("{player} (host)", player=who)
+        lines.append(f"{number}. {who}")
     if table.status is TableStatus.LOBBY:
         need = rules.min_players - len(table.seats)
-        more = count(need, "more player", "more players")
-        hint = f"Needs {more}." if need > 0 else "The host can start when everyone is in."
-        lines.append(f"Press **Join** to play. {hint}")
-        lines.append(f"-# Not started, this table expires <t:{int(lobby_expires_at(table))}:R>.")
+        if need > 0:
+            hint = w.ngettext(
+                "Press **Join** to play. Needs {count} more player.",
+                "Press **Join** to play. Needs {count} more players.",
+                need,
+            )
+        else:
+            hint = w.gettext("Press **Join** to play. The host can start when everyone is in.")
+        lines.append(hint)
+        expires = f"<t:{int(lobby_expires_at(table))}:R>"
+        lines.append(w.gettext("-# Not started, this table expires {when}.", when=expires))
     elif table.status is TableStatus.CANCELLED and lobby_expired(table):
-        lines.append("This table expired: nobody started it within a week.")
+        lines.append(w.gettext("This table expired: nobody started it within a week."))
     elif table.status is TableStatus.CANCELLED:
-        lines.append("This table was cancelled.")
+        lines.append(w.gettext("This table was cancelled."))
     elif table.thread_id is None:
-        lines.append("This game was abandoned before it began.")
+        lines.append(w.gettext("This game was abandoned before it began."))
     elif table.thread_id is not None:
-        state = "is being played" if table.status is TableStatus.PLAYING else "was played"
-        lines.append(f"The game {state} in <#{table.thread_id}>.")
+        thread = f"<#{table.thread_id}>"
+        if table.status is TableStatus.PLAYING:
+            lines.append(w.gettext("The game is being played in {thread}.", thread=thread))
+        else:
+            lines.append(w.gettext("The game was played in {thread}.", thread=thread))
         outcome = table.outcome if table.status is TableStatus.FINISHED else None
         if outcome is not None and len(table.seats) > 1:
-            winners = " and ".join(seat_name(table.seats[s]) for s in outcome.winners)
-            lines.append(f"🏆 {winners} won with {count(max(outcome.scores), 'point', 'points')}.")
+            winners = w.join([seat_name(table.seats[s], w) for s in outcome.winners])
+            lines.append(
+                w.ngettext(
+                    "🏆 {winners} won with {count} point.",
+                    "🏆 {winners} won with {count} points.",
+                    max(outcome.scores),
+                    winners=winners,
+                )
+            )
         elif table.status is TableStatus.ABANDONED:
-            lines.append("It was abandoned.")
+            lines.append(w.gettext("It was abandoned."))
     return clip_content("\n".join(lines))
 
 
@@ -116,19 +164,23 @@ def board_text(
     question: str,
     ping_ids: Sequence[int],
 ) -> str:
-    """The caption of a board message: who is to move (pinged once), recent events, the question."""
+    """The caption of a board message, in the table's language: who is to move (pinged once),
+    recent events, the question."""
+    w = spoken(table)
     movers = [table.seats[s] for s in table.to_move]
     who = ", ".join(
-        f"<@{s.user_id}>" if s.user_id is not None and s.user_id in ping_ids else f"**{seat_name(s)}**"
+        f"<@{s.user_id}>" if s.user_id is not None and s.user_id in ping_ids else f"**{seat_name(s, w)}**"
         for s in movers
     )
-    lines = [f"{ui.emoji} **{ui.title}** · table #{table.id}" + (f" · to move: {who}" if who else "")]
+    head = w.gettext("{emoji} **{game}** · table #{table}", emoji=ui.emoji, game=ui.title, table=table.id)
+    lines = [w.gettext("{head} · to move: {players}", head=head, players=who) if who else head]
     seating = seating_line(table) if table.board_message_id is None else None
     if seating is not None:
         lines.append(seating)
     shown = list(log)[-LOG_LINES:]
     if len(log) > len(shown):
-        lines.append(f"-# … {count(len(log) - len(shown), 'earlier event', 'earlier events')}")
+        hidden = len(log) - len(shown)
+        lines.append(w.ngettext("-# … {count} earlier event", "-# … {count} earlier events", hidden))
     lines.extend(f"-# • {line}" for line in shown)
     if question:
         lines.append(question)
@@ -144,15 +196,20 @@ def seating_line(table: Table) -> str | None:
     began = sorted(
         {prompt.seat for prompt in rules.prompts(rules.setup(len(table.seats), table.options, table.seed))}
     )
-    order = " → ".join(f"**{seat_name(seat)}**" for seat in table.seats)
-    first = " and ".join(f"**{seat_name(table.seats[seat])}**" for seat in began)
-    start = f"; {first} began" if len(began) == 1 else ""
-    return f"🪑 Order of play: {order}, then round again{start}."
+    w = spoken(table)
+    order = " → ".join(f"**{seat_name(seat, w)}**" for seat in table.seats)
+    if len(began) == 1:
+        first = f"**{seat_name(table.seats[began[0]], w)}**"
+        return w.gettext(
+            "🪑 Order of play: {order}, then round again; {first} began.", order=order, first=first
+        )
+    return w.gettext("🪑 Order of play: {order}, then round again.", order=order)
 
 
 def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
-    """Final scores: rank, name, total and the breakdown per player."""
-    lines = [f"🏁 **{ui.title}** · table #{table.id} · final scores"]
+    """Final scores, in the table's language: rank, name, total and the breakdown per player."""
+    w = spoken(table)
+    lines = [w.gettext("🏁 **{game}** · table #{table} · final scores", game=ui.title, table=table.id)]
     order = sorted(range(len(table.seats)), key=lambda s: (outcome.ranks[s], s))
     for seat in order:
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(outcome.ranks[seat], f"{outcome.ranks[seat]}.")
@@ -163,26 +220,38 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
             keys = [k for k, _ in ui.breakdown_labels if k in detail] + [
                 k for k in detail if k not in labels and k not in ui.breakdown_hidden
             ]
-            parts = [f"{labels.get(k, k.replace('_', ' '))} {detail[k]}" for k in keys]
+            parts = [
+                w.gettext(
+                    "{label} {value}", label=w.gettext(labels.get(k, k.replace("_", " "))), value=detail[k]
+                )
+                for k in keys
+            ]
+        name = f"**{seat_name(table.seats[seat], w)}**"
         if len(table.seats) == 1:
             # Alone there is no ranking: the game's own result line says won or lost.
-            facts = f": {', '.join(parts)}" if parts else ""
-            lines.append(f"**{seat_name(table.seats[seat])}**{facts}")
+            lines.append(
+                w.gettext("{player}: {facts}", player=name, facts=", ".join(parts)) if parts else name
+            )
             continue
-        tail = f" ({', '.join(parts)})" if parts else ""
-        points = count(outcome.scores[seat], "point", "points")
-        lines.append(f"{medal} **{seat_name(table.seats[seat])}**: {points}{tail}")
+        points = w.ngettext("{count} point", "{count} points", outcome.scores[seat])
+        if parts:
+            points = w.gettext("{points} ({facts})", points=points, facts=", ".join(parts))
+        lines.append(w.gettext("{medal} {player}: {points}", medal=medal, player=name, points=points))
     for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), shown_names(table))):
         if extra:
             lines.append(extra)
-    winners = [seat_name(table.seats[s]) for s in outcome.winners]
+    winners = [seat_name(table.seats[s], w) for s in outcome.winners]
     if len(table.seats) > 1 and winners:
-        verb = "wins" if len(winners) == 1 else "share the win"
-        lines.append(f"🎉 {' and '.join(winners)} {verb}!")
+        if len(winners) == 1:
+            lines.append(w.gettext("🎉 {player} wins!", player=winners[0]))
+        else:
+            lines.append(w.gettext("🎉 {players} share the win!", players=w.join(winners)))
     return clip_content("\n".join(lines))
 
 
-def rating_line(seats: Sequence[SeatInfo], moves: Mapping[int, tuple[float, float]]) -> str | None:
+def rating_line(
+    seats: Sequence[SeatInfo], moves: Mapping[int, tuple[float, float]], w: Words = ENGLISH
+) -> str | None:
     """How the game moved each person's rating (`moves`: mu before and after, by seat), if it did."""
     if not moves:
         return None
@@ -190,18 +259,20 @@ def rating_line(seats: Sequence[SeatInfo], moves: Mapping[int, tuple[float, floa
     for seat, (before, after) in sorted(moves.items()):
         change = round(after, 1) - round(before, 1)
         sign = "+" if change > 0 else "−" if change < 0 else "±"
-        parts.append(f"**{seat_name(seats[seat])}** {after:.1f} ({sign}{abs(change):.1f})")
-    return "📈 Rating: " + " · ".join(parts)
+        parts.append(f"**{seat_name(seats[seat], w)}** {after:.1f} ({sign}{abs(change):.1f})")
+    return w.gettext("📈 Rating: {ratings}", ratings=" · ".join(parts))
 
 
 def commitment_line(table: Table) -> str | None:
     """The fair-dice message posted before a game's first board: the commitment to its secret seed."""
     if table.commitment is None:
         return None
-    return (
-        f"🎲 Table #{table.id}: the dice are fixed in advance. The SHA-256 commitment to the game's"
-        f" secret seed is `{table.commitment}`. The seed is revealed when the game ends, and"
-        " `/game record` lets anyone check every roll against this commitment."
+    return spoken(table).gettext(
+        "🎲 Table #{table}: the dice are fixed in advance. The SHA-256 commitment to the game's"
+        " secret seed is `{commitment}`. The seed is revealed when the game ends, and"
+        " `/game record` lets anyone check every roll against this commitment.",
+        table=table.id,
+        commitment=table.commitment,
     )
 
 
@@ -209,9 +280,11 @@ def seed_line(table: Table) -> str | None:
     """The line of a game's last message that reveals its seed (the salt is in the record)."""
     if table.seed is None or table.commitment is None or not table.over:
         return None
-    return (
-        f"-# 🎲 The seed was `{table.seed}` (commitment `{table.commitment[:12]}…`):"
-        " `/game record` gives the game's record, `python -m engine.verify` checks it."
+    return spoken(table).gettext(
+        "-# 🎲 The seed was `{seed}` (commitment `{commitment}…`):"
+        " `/game record` gives the game's record, `python -m engine.verify` checks it.",
+        seed=table.seed,
+        commitment=table.commitment[:12],
     )
 
 

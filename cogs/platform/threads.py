@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from engine.words import Words, words
 from tables.errors import GameNotRunning, TableError
 from tables.models import Table, TableStatus
 
@@ -77,7 +78,10 @@ async def end_for_lost_thread(presenter: Any, table: Table) -> bool:
         return True
     try:
         await channel.send(
-            f"🛑 The thread of table #{table.id} was deleted, so its game ended without a result.",
+            words(table.language).gettext(
+                "🛑 The thread of table #{table} was deleted, so its game ended without a result.",
+                table=table.id,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException as exc:
@@ -122,10 +126,10 @@ async def board_restored(presenter: Any, table: Table) -> Table:
     return restored
 
 
-def too_many_threads(after: str) -> str:
+def too_many_threads(w: Words) -> str:
     """The answer when Discord refuses a new thread because the server has too many active ones."""
-    return (
-        f"This server has reached Discord's limit of active threads, {after}. A moderator can archive"
-        " some threads (finished games' threads are archived a day after their end); then press"
-        " **Start** again."
+    return w.gettext(
+        "This server has reached Discord's limit of active threads, so the game has not started. A"
+        " moderator can archive some threads (finished games' threads are archived a day after their"
+        " end); then press **Start** again."
     )

@@ -11,7 +11,6 @@ from cogs.platform import text
 from cogs.platform.ids import VoteRef
 from cogs.platform.layout import ButtonSpec
 from cogs.platform.views import NOT_ON_MESSAGE, build_view, on_its_message
-from engine.words import count
 from tables.models import Table
 from tables.service import TableService
 from tables.votes import SeatVotes, Tally, electorate
@@ -22,14 +21,27 @@ TALLY_MARK = "-# 🗳️"
 
 def vote_line(table: Table, tally: Tally) -> str:
     """The count of a vote, in words."""
+    w = text.spoken(table)
     name = text.discord_escape(table.seats[tally.seat].name)
     if tally.carried:
-        return f"{TALLY_MARK} {tally.yes} of {tally.voters} voted: a bot plays for **{name}** now."
-    return (
-        f"{TALLY_MARK} {tally.yes} of {count(tally.voters, 'other player', 'other players')} voted"
-        f" to hand **{name}**'s seat to"
-        f" a bot now ({tally.needed} needed; a move by {name} ends the vote)."
-    )
+        line = w.gettext(
+            "{yes} of {voters} voted: a bot plays for **{player}** now.",
+            yes=tally.yes,
+            voters=tally.voters,
+            player=name,
+        )
+    else:
+        line = w.ngettext(
+            "{yes} of {count} other player voted to hand **{player}**'s seat to a bot now"
+            " ({needed} needed; a move by {player} ends the vote).",
+            "{yes} of {count} other players voted to hand **{player}**'s seat to a bot now"
+            " ({needed} needed; a move by {player} ends the vote).",
+            tally.voters,
+            yes=tally.yes,
+            needed=tally.needed,
+            player=name,
+        )
+    return f"{TALLY_MARK} {line}"
 
 
 async def reminder_vote(service: TableService, table: Table, seat: int) -> tuple[str, discord.ui.View | None]:
@@ -40,7 +52,7 @@ async def reminder_vote(service: TableService, table: Table, seat: int) -> tuple
         return "", None
     tally = await SeatVotes(service).tally(table, seat)
     ref = VoteRef(table.id, seat, int(info.idle_since))
-    button = ButtonSpec(ref.custom_id(), "Vote: a bot plays now", Tone.RISKY, "🗳️")
+    button = ButtonSpec(ref.custom_id(), text.spoken(table).gettext("Vote: a bot plays now"), Tone.RISKY, "🗳️")
     return "\n" + vote_line(table, tally), build_view([(button,)])
 
 
@@ -51,8 +63,9 @@ def _with_line(content: str, line: str) -> str:
 
 async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> None:
     """Count a vote from the reminder's button and show the count on the reminder."""
+    w = text.reader(interaction)
     if not await on_its_message(interaction):
-        await interaction.followup.send(NOT_ON_MESSAGE, ephemeral=True)
+        await interaction.followup.send(w.gettext(NOT_ON_MESSAGE), ephemeral=True)
         return
     service: TableService = interaction.client.tables
     table = await service.get(ref.table)
@@ -64,8 +77,9 @@ async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> Non
         if moved and not info.is_bot:
             # The player moved (or the game ended) since this reminder: its vote is over, the button goes.
             name = text.discord_escape(info.name)
+            over = text.spoken(table).gettext("Vote over: **{player}** played.", player=name)
             await interaction.edit_original_response(
-                content=_with_line(content, f"{TALLY_MARK} Vote over: **{name}** played."), view=None
+                content=_with_line(content, f"{TALLY_MARK} {over}"), view=None
             )
     before = await SeatVotes(service).tally(table, ref.seat) if 0 <= ref.seat < len(table.seats) else None
     tally = await SeatVotes(service).vote(ref.table, ref.seat, interaction.user.id, ref.since)
@@ -75,10 +89,10 @@ async def vote_click(interaction: discord.Interaction[Any], ref: VoteRef) -> Non
         kwargs["view"] = None
     await interaction.edit_original_response(**kwargs, allowed_mentions=discord.AllowedMentions.none())
     if tally.carried:
-        answer = "Your vote carried it: a bot plays that seat now."
+        answer = w.gettext("Your vote carried it: a bot plays that seat now.")
     elif before is not None and tally.yes == before.yes:
         # A second click by the same voter adds nothing (one vote per player).
-        answer = "You have already voted: your vote still counts, once."
+        answer = w.gettext("You have already voted: your vote still counts, once.")
     else:
-        answer = "Your vote counts."
+        answer = w.gettext("Your vote counts.")
     await interaction.followup.send(answer, ephemeral=True)

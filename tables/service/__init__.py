@@ -184,9 +184,12 @@ class TableService(TableCore):
         options: Mapping[str, Scalar] | None = None,
         *,
         timing: Timing | None = None,
+        language: str = "en",
     ) -> Table:
-        """Open a lobby with the host in seat 0; options are validated by the game."""
-        return await self.lobby.create(game, guild_id, channel_id, (host_id, host_name), options, timing)
+        """Open a lobby with the host in seat 0, speaking `language`; options are validated by the game."""
+        return await self.lobby.create(
+            game, guild_id, channel_id, (host_id, host_name), options, timing, language
+        )
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Seat a user in a lobby."""
@@ -219,6 +222,10 @@ class TableService(TableCore):
     async def set_timing(self, table_id: int, by_user: int, timing: Timing) -> Table:
         """Change a table's turn clocks (host only; in the lobby or during the game)."""
         return await self.lobby.set_timing(table_id, by_user, timing)
+
+    async def set_language(self, table_id: int, by_user: int, language: str) -> Table:
+        """Change the language of a lobby's public posts and boards (host only)."""
+        return await self.lobby.set_language(table_id, by_user, language)
 
     async def cancel(self, table_id: int, by_user: int, is_manager: bool = False) -> Table:
         """Cancel a lobby (host or server manager)."""

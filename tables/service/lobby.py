@@ -10,7 +10,7 @@ from engine import commitment as commit
 from engine.core import DEFAULT_LEVEL, BadOptions, Scalar, Transition
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
-from engine.words import count
+from engine.words import LANGUAGES, N_
 from tables.errors import (
     AlreadySeated,
     BadTableOptions,
@@ -46,6 +46,7 @@ class Lobby:
         host: tuple[int, str],
         options: Mapping[str, Scalar] | None,
         timing: Timing | None,
+        language: str = "en",
     ) -> Table:
         """Open a lobby with the host (user id, name) in seat 0; options are validated by the game."""
         host_id, host_name = host
@@ -67,6 +68,7 @@ class Lobby:
             created_at=now,
             updated_at=now,
             timing=_checked(timing or Timing()),
+            language=_spoken(language),
         )
         table = await self.core.store.insert_table(table)
         self.core.keep(table)
@@ -78,7 +80,7 @@ class Lobby:
             if table.seat_of(user_id) is not None:
                 raise AlreadySeated()
             if any(barred == user_id for barred, _ in table.barred):
-                raise NotAllowed("The host removed you from this table; only they can let you back in.")
+                raise NotAllowed(N_("The host removed you from this table; only they can let you back in."))
             if len(table.seats) >= table.rules.max_players:
                 raise LobbyFull()
             seat = SeatInfo(user_id=user_id, bot=None, name=name)
@@ -126,9 +128,9 @@ class Lobby:
         async with self.core.locked(table_id, TableStatus.LOBBY) as table:
             _require_host(table, by_user)
             if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
-                raise NotAllowed("That seat is not taken by a bot.")
+                raise NotAllowed(N_("That seat is not taken by a bot."))
             if name is not None and table.seats[seat].name != name:
-                raise NotAllowed("That bot is no longer in that seat: look at the lobby again.")
+                raise NotAllowed(N_("That bot is no longer in that seat: look at the lobby again."))
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             return await self.core.save(table, replace(table, seats=seats))
 
@@ -138,9 +140,9 @@ class Lobby:
             _require_host(table, by_user)
             seat = table.seat_of(user_id)
             if seat is None or table.seats[seat].is_bot:
-                raise NotAllowed("That player is not seated at this table.")
+                raise NotAllowed(N_("That player is not seated at this table."))
             if user_id == by_user:
-                raise NotAllowed("You cannot remove yourself: press **Leave** or **Cancel**.")
+                raise NotAllowed(N_("You cannot remove yourself: press **Leave** or **Cancel**."))
             seats = tuple(s for i, s in enumerate(table.seats) if i != seat)
             # Barred until the host lets them back (let_back): else Join would undo the removal at once.
             barred = (*table.barred, (user_id, table.seats[seat].name))
@@ -152,7 +154,7 @@ class Lobby:
             _require_host(table, by_user)
             barred = tuple(entry for entry in table.barred if entry[0] != user_id)
             if barred == table.barred:
-                raise NotAllowed("That player was not removed from this table.")
+                raise NotAllowed(N_("That player was not removed from this table."))
             return await self.core.save(table, replace(table, barred=barred))
 
     async def set_options(self, table_id: int, by_user: int, options: Mapping[str, Scalar]) -> Table:
@@ -176,11 +178,17 @@ class Lobby:
                 new = replace(new, deadlines=plan(table, new, now, fresh))
             return await self.core.save(table, new)
 
+    async def set_language(self, table_id: int, by_user: int, language: str) -> Table:
+        """Change the language of a lobby's public posts and boards (host only)."""
+        async with self.core.locked(table_id, TableStatus.LOBBY) as table:
+            _require_host(table, by_user)
+            return await self.core.save(table, replace(table, language=_spoken(language)))
+
     async def cancel(self, table_id: int, by_user: int, is_manager: bool = False) -> Table:
         """Cancel a lobby (host or server manager)."""
         async with self.core.locked(table_id, TableStatus.LOBBY) as table:
             if by_user != table.host_id and not is_manager:
-                raise NotAllowed("Only the host or a server manager can cancel this table.")
+                raise NotAllowed(N_("Only the host or a server manager can cancel this table."))
             return await self.core.save(table, replace(table, status=TableStatus.CANCELLED))
 
     async def check_start(self, table_id: int, by_user: int) -> Table:
@@ -232,7 +240,12 @@ def _check_start(table: Table, user_id: int) -> None:
     rules = table.rules
     if len(table.seats) < rules.min_players:
         raise NotEnoughPlayers(
-            f"{rules.name} needs at least {count(rules.min_players, 'player', 'players')}."
+            lambda w: w.ngettext(
+                "{game} needs at least {count} player.",
+                "{game} needs at least {count} players.",
+                rules.min_players,
+                game=rules.name,
+            )
         )
 
 
@@ -245,9 +258,16 @@ def _resolve(rules: Any, options: Mapping[str, Scalar]) -> dict[str, Scalar]:
     return resolved
 
 
+def _spoken(language: str) -> str:
+    """`language` if Meeple speaks it (engine.words.LANGUAGES), else BadTableOptions."""
+    if language not in LANGUAGES:
+        raise BadTableOptions(N_("That language is not one I speak."))
+    return language
+
+
 def _checked(timing: Timing) -> Timing:
     """The timing, if every clock is a positive duration or off (else BadTableOptions)."""
     for key, value in timing.to_json().items():
         if key != "pace" and value is not None and not (isinstance(value, float | int) and value > 0):
-            raise BadTableOptions("Every turn clock must be a positive duration or off.")
+            raise BadTableOptions(N_("Every turn clock must be a positive duration or off."))
     return timing

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.words import N_
 from tables.errors import NotAllowed, NotSeated
 from tables.models import Notice, NoticeKind, Table, TableStatus, Update, UpdateKind
 from tables.service.core import TableCore
@@ -26,7 +27,7 @@ class Seats:
                 raise NotSeated()
             info = table.seats[seat]
             if not info.replaced:
-                raise NotAllowed("No bot is playing your seat.")
+                raise NotAllowed(N_("No bot is playing your seat."))
             now = self.core.clock()
             to_move = seat in table.to_move
             new = set_seat(
@@ -43,14 +44,14 @@ class Seats:
         async with self.core.locked(table_id, TableStatus.PLAYING) as table:
             info = table.seats[seat] if 0 <= seat < len(table.seats) else None
             if info is None or info.is_bot or info.idle_since != idle_since or seat not in table.to_move:
-                raise NotAllowed("That player has played since: the vote is over.")
+                raise NotAllowed(N_("That player has played since: the vote is over."))
             return await self.to_bot(table, seat)
 
     async def abandon(self, table_id: int, by_user: int, is_manager: bool = False) -> Update:
         """End a game in progress without a result (host or server manager)."""
         async with self.core.locked(table_id, TableStatus.PLAYING) as table:
             if by_user != table.host_id and not is_manager:
-                raise NotAllowed("Only the host or a server manager can abandon this game.")
+                raise NotAllowed(N_("Only the host or a server manager can abandon this game."))
             return await self.end(table)
 
     async def end(self, table: Table, now: float | None = None) -> Update:

@@ -12,14 +12,16 @@ from engine.codec import JSON
 from engine.core import Action, Event
 from engine.games import UnknownGame as EngineUnknownGame
 from engine.games import get_rules
+from engine.words import N_
 from tables.errors import TableError
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
 
 TABLE_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_id, "
     "status, options, seed, state, version, created_at, updated_at, timing, revision, "
-    "board_version, board_movers, board_posting, board_retired"
+    "board_version, board_movers, board_posting, board_retired, language"
 )
+"""The columns `build_table` reads; the table's language is the last one."""
 
 BEHIND = (
     "status IN ('playing', 'finished') AND thread_id IS NOT NULL AND (board_version IS NULL "
@@ -163,9 +165,9 @@ def build_table(
         try:
             state = get_rules(game).decode(row[11])
         except (EngineUnknownGame, ModuleNotFoundError) as exc:
-            raise TableError(f"The game {game!r} is not installed here.") from exc
+            raise TableError(N_("The game {game} is not installed here."), game=repr(game)) from exc
         except (KeyError, TypeError, ValueError) as exc:
-            raise TableError("This game's saved position cannot be read.") from exc
+            raise TableError(N_("This game's saved position cannot be read.")) from exc
     return Table(
         id=table_id,
         game=game,
@@ -204,4 +206,5 @@ def build_table(
         ),
         salt=salt,
         barred=tuple((int(user_id), str(name)) for user_id, name in barred_rows),
+        language=str(row[-1]),
     )

@@ -41,14 +41,15 @@ class Writes(Connection):
             dumps(table.timing.to_json()),
             table.revision,
             *board_columns(table),
+            table.language,
         )
 
         def unit(conn: sqlite3.Connection) -> int:
             table_id = conn.execute(
                 "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
                 "board_message_id, host_id, status, options, seed, state, version, created_at, "
-                "updated_at, timing, revision, board_version, board_movers, board_posting, board_retired) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated_at, timing, revision, board_version, board_movers, board_posting, board_retired, "
+                "language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             ).lastrowid
             assert table_id is not None
@@ -125,6 +126,7 @@ class Writes(Connection):
             salt=new.salt if new.salt is not None and new.salt != old.salt else None,
             deadlines=new.deadlines if new.deadlines != old.deadlines else None,
             barred=new.barred if new.barred != old.barred else None,
+            language=new.language if new.language != old.language else None,
             saved=(old, new) if old.status is not new.status else None,
             click=None if click is None else click.id,
         )
@@ -186,6 +188,8 @@ class Writes(Connection):
             )
         if plan.deadlines is not None:
             self._write_deadlines(conn, table_id, plan.deadlines)
+        if plan.language is not None:
+            conn.execute("UPDATE tables SET language = ? WHERE id = ?", (plan.language, table_id))
         if plan.salt is not None:
             conn.execute(
                 "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)", (table_id, plan.salt)
@@ -294,6 +298,8 @@ class _SavePlan:
     """The seed's salt, when it is new."""
     deadlines: Sequence[Deadline] | None
     barred: Sequence[tuple[int, str]] | None
+    language: str | None = None
+    """The table's language, when it changed."""
     saved: tuple[Table, Table] | None = None
     """(old, new) when the save changes the table's status: results may follow (tables/results.py)."""
     click: int | None = None

@@ -8,7 +8,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 
-def render(view: Any, viewer: int | None, names: Sequence[str]) -> Image.Image:
+def render(view: Any, viewer: int | None, names: Sequence[str], *, language: str = "en") -> Image.Image:
     """Each seat's progress towards the goal as a bar."""
     image = Image.new("RGB", (240, 20 * len(names) + 10), "white")
     draw = ImageDraw.Draw(image)

@@ -174,16 +174,16 @@ def test_the_viewer_s_legal_cells_reach_the_buttons_renderer(monkeypatch: pytest
         png = board_module.render_board(table, seat)
         assert png is not None and png.startswith(b"\x89PNG"), "the real renderer takes the keyword"
     assert calls == [
-        (place.seat, {"legal_cells": offered_cells(place)}),
-        (gold.seat, {"legal_cells": offered_cells(gold)}),
-        (None, {}),
+        (place.seat, {"language": "en", "legal_cells": offered_cells(place)}),
+        (gold.seat, {"language": "en", "legal_cells": offered_cells(gold)}),
+        (None, {"language": "en"}),
     ]
     assert len(offered_cells(gold)) == 1 and offered_cells(place)
     # Once a seat has answered, its board is drawn without cells of its own.
     answered = BUTTONS.apply(table.state, gold.seat, gold.default).state
     calls.clear()
     board_module.render_board(replace(table, state=answered, version=answered.version), gold.seat)
-    assert calls == [(gold.seat, {})]
+    assert calls == [(gold.seat, {"language": "en"})]
 
 
 async def test_two_dice_per_exit_is_a_table_option_off_by_default(world: Harness) -> None:

@@ -1,0 +1,168 @@
+"""Who reads which language: a table's public posts in its language, private answers in the reader's.
+
+The catalogs are not translated yet, so a pseudo-catalog stands in for Russian, Polish and
+Korean: each message comes back as written with "Ж " before it. A post is in a language when
+its lines carry the mark; simcord's clients are in English unless a test sets a member's locale.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import simcord.interactions
+
+import engine.words
+import renderers
+from cogs.platform.board import board_job
+from cogs.platform.ids import LobbyOp
+from cogs.platform.pacing import LANGUAGE_VALUE
+from tests.cogs.conftest import Harness
+from tests.cogs.helpers import table_of
+from tests.cogs.test_days import select_id
+from tests.cogs.test_lobby import lobby_now, slash_answer
+
+MARK = "Ж "
+
+
+class Pseudo(gettext.NullTranslations):
+    """Every message "translated" by putting the mark before it, its {fields} kept."""
+
+    def gettext(self, message: str) -> str:
+        return MARK + message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return MARK + (singular if n == 1 else plural)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return MARK + message
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self.ngettext(singular, plural, n)
+
+
+@pytest.fixture
+def pseudo(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
+    """Pseudo-translated catalogs; returns the client locale of each member id (en-US if absent)."""
+    locales: dict[int, str] = {}
+    real = simcord.interactions.base_payload
+
+    def base_payload(backend: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = real(backend, **kwargs)
+        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    monkeypatch.setattr(engine.words, "_catalog", lambda language: Pseudo())
+    engine.words.words.cache_clear()
+    yield locales
+    engine.words.words.cache_clear()
+
+
+def spoken(text: str) -> bool:
+    """Whether every line of a post is in the pseudo-language (but the game's own words for its
+    options, which the games' words will say: cogs/games)."""
+    return all(
+        MARK in line
+        for line in text.splitlines()
+        if line and not line.startswith("-# Variants") and not re.fullmatch(r"\d+\. <@\d+>", line)
+    )
+
+
+async def test_play_opens_the_table_in_the_hosts_client_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    pseudo[world.alice.id] = "ru"
+    result = await world.alice.slash(world.channel, "play tomatoes")
+    assert slash_answer(result).startswith(MARK), "the host's own answer in their language"
+    table = await table_of(world)
+    assert table.language == "ru"
+    lobby = world.channel.last_message
+    assert lobby is not None and lobby.content.startswith(MARK) and "🌐 Русский" in lobby.content
+    assert spoken(lobby.content), lobby.content
+    # Bob's client is in English: his private answers are, the lobby stays in the table's language.
+    joined = await world.bob.click(lobby, label=MARK + "Join")
+    assert not joined.followups or not any((m.content or "").startswith(MARK) for m in joined.followups)
+    assert spoken(lobby_now(world, lobby).content)
+    games = await world.bob.slash(world.channel, "games")
+    assert not slash_answer(games).startswith(MARK)
+
+
+async def test_the_host_may_choose_another_language_and_change_it_in_the_lobby(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    result = await world.alice.slash(world.channel, "play tomatoes", language="ko")
+    assert not slash_answer(result).startswith(MARK), "alice's client is in English"
+    assert (await table_of(world)).language == "ko"
+    lobby = world.channel.last_message
+    assert lobby is not None and "🌐 한국어" in lobby.content and spoken(lobby.content)
+    await world.bob.click(lobby, label=MARK + "Join")
+    refused = await world.bob.select(
+        lobby_now(world, lobby), [f"{LANGUAGE_VALUE}en"], custom_id=select_id(lobby, LobbyOp.PACE)
+    )
+    assert refused.followups and "host" in (refused.followups[0].content or "")
+    assert (await table_of(world)).language == "ko"
+    await world.alice.select(
+        lobby_now(world, lobby), [f"{LANGUAGE_VALUE}en"], custom_id=select_id(lobby, LobbyOp.PACE)
+    )
+    assert (await table_of(world)).language == "en"
+    now = lobby_now(world, lobby).content
+    assert "🌐 English" in now and MARK not in now, "English is the source: no catalog"
+
+
+async def test_boards_and_captions_speak_the_tables_language(
+    world: Harness, pseudo: dict[int, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await world.alice.slash(world.channel, "play tomatoes", language="pl")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await world.bob.click(lobby, label=MARK + "Join")
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    await world.idle()
+    board = world.board()
+    assert board.content.startswith(MARK), board.content
+    table = await table_of(world)
+    job = board_job(table, None)  # the real one: this world posts boards without images
+    assert job is not None and job.language == "pl", "the draw job carries the table's language"
+    told: list[Any] = []
+    real = renderers.render_png
+
+    def spy(game: str, view: Any, viewer: int | None, names: Any, **kw: Any) -> bytes:
+        told.append(kw.get("language"))
+        return real(game, view, viewer, names, **kw)
+
+    monkeypatch.setattr(renderers, "render_png", spy)
+    assert job.draw().startswith(b"\x89PNG") and told == ["pl"], "and hands it to the renderer"
+    info = await world.watcher.slash(world.thread(), "game info")
+    answer = slash_answer(info)
+    assert not answer.startswith(MARK) and "**Language:** Polski" in answer, "/game info in the asker's words"
+
+
+async def test_settings_language_overrides_the_client_for_private_answers(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    shown = await world.bob.slash(world.channel, "settings", language="ru")
+    answer = slash_answer(shown) if shown.followups else str(shown.response.content)
+    assert answer.startswith(MARK) and "Русский" in answer, answer
+    assert world.bot.tables.players.get(world.bob.id).language == "ru"
+    games = await world.bob.slash(world.channel, "games")
+    assert slash_answer(games).startswith(MARK), "bob chose Russian over his English client"
+    back = await world.bob.slash(world.channel, "settings", language="client")
+    answer = slash_answer(back) if back.followups else str(back.response.content)
+    assert not answer.startswith(MARK)
+    assert world.bot.tables.players.get(world.bob.id).language is None
+
+
+async def test_a_refusal_is_said_in_the_clickers_language(world: Harness, pseudo: dict[int, str]) -> None:
+    pseudo[world.bob.id] = "ko"
+    await world.alice.slash(world.channel, "play tomatoes", language="en")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    refused = await world.bob.click(lobby, label="Start")
+    assert refused.followups
+    assert refused.followups[0].content == MARK + "Only the host of this table can do that."
+    again = await world.alice.click(lobby_now(world, lobby), label="Join")
+    assert again.followups and again.followups[0].content == "You are already seated at this table."
