@@ -41,7 +41,7 @@ from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, reader, shown_names
 from cogs.platform.votes import vote_click
-from engine.words import N_, words
+from engine.words import N_
 from tables.errors import GameNotRunning, NotSeated, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -133,7 +133,7 @@ class Games(commands.Cog):
             name = getattr(interaction.command, "qualified_name", "?")
             log.error("command %s failed", name, exc_info=error)
             text = OOPS
-        text = words(interaction.locale).gettext(text)
+        text = reader(interaction).gettext(text)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -168,7 +168,7 @@ class Games(commands.Cog):
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         ref = ids.parse(custom_id)
-        w = words(interaction.locale)
+        w = reader(interaction)
         handler = views.handler_of(ref)
         if isinstance(ref, (ActRef, PickRef, GroupRef, MainRef)) and handler is not None:
             raw = data.get("values", [])
@@ -196,7 +196,7 @@ class Games(commands.Cog):
         table = await self.table_here(interaction)
         await self.presenter.repost(table)
         link = (await self.service.get(table.id)).board_link()
-        w = words(interaction.locale)
+        w = reader(interaction)
         if link is not None:
             again = w.gettext("Here is the board again: {link}", link=link)
         else:
@@ -211,7 +211,7 @@ class Games(commands.Cog):
         manager = bool(interaction.permissions.manage_guild)
         update = await self.service.abandon(table.id, interaction.user.id, manager)
         await self.presenter.show(update)
-        w = words(interaction.locale)
+        w = reader(interaction)
         await interaction.followup.send(
             w.gettext("Table #{table} was abandoned.", table=table.id), ephemeral=True
         )
@@ -223,7 +223,7 @@ class Games(commands.Cog):
         table = await self.table_here(interaction)
         table = await self.service.leave(table.id, interaction.user.id)
         await self.presenter.flush(table.id)
-        w = words(interaction.locale)
+        w = reader(interaction)
         left = w.gettext(
             "You left table #{table}; a bot plays your seat. `/game rejoin` takes it back.", table=table.id
         )
@@ -237,7 +237,7 @@ class Games(commands.Cog):
         table = await self.service.reclaim(table.id, interaction.user.id)
         await self.presenter.flush(table.id)
         link = table.board_link()
-        w = words(interaction.locale)
+        w = reader(interaction)
         if link:
             answer = w.gettext(
                 "Your seat at table #{table} is yours again. The board: {link}", table=table.id, link=link
@@ -410,7 +410,7 @@ class Games(commands.Cog):
             raise GameNotRunning()
         ui = get_ui(table.game)
         png = await self.presenter.draw(table, seat)
-        w = words(interaction.locale)
+        w = reader(interaction)
         private = ui.private_text(table.view(seat), seat, shown_names(table))
         content = w.gettext("{emoji} What you see at table #{table}", emoji=ui.emoji, table=table.id)
         content += f"\n{private}" if private else ""
@@ -451,7 +451,7 @@ class Games(commands.Cog):
             await self.presenter.show(update, interaction)
         except Exception:
             log.exception("table %s: the move was saved but the board could not be updated", update.table.id)
-            w = words(interaction.locale)
+            w = reader(interaction)
             await interaction.followup.send(w.gettext(PLAYED_NOT_SHOWN), ephemeral=True)
 
 

@@ -1,11 +1,13 @@
-"""A click's refusals are worded in the clicker's language: words(interaction.locale), by refusal kind."""
+"""A click's refusals are worded in the clicker's language (cogs.platform.text.reader), by refusal kind."""
 
 from __future__ import annotations
 
 import gettext
+from typing import Any
 
 import pytest
 
+from cogs import play
 from cogs.platform import answers
 from engine.words import Words
 from tests.cogs.conftest import Harness
@@ -26,11 +28,12 @@ async def test_refusals_of_a_click_are_worded_in_the_clickers_locale(
 ) -> None:
     asked: list[str] = []
 
-    def marked(locale: str | None = "en") -> Words:
-        asked.append(str(locale))
-        return Marked(str(locale), gettext.NullTranslations())
+    def marked(interaction: Any) -> Words:
+        asked.append(str(interaction.locale))
+        return Marked(str(interaction.locale), gettext.NullTranslations())
 
-    monkeypatch.setattr(answers, "words", marked)
+    for module in (answers, play):
+        monkeypatch.setattr(module, "reader", marked)
     table = await start_two_humans(world)
     _, other = mover_and_other(world, table)
     board = world.board()

@@ -27,7 +27,10 @@ class RawClick:
     type = discord.InteractionType.component
     locale = discord.Locale.american_english
 
-    def __init__(self, channel_id: int, message: discord.Message, data: dict[str, Any], user_id: int) -> None:
+    def __init__(
+        self, channel_id: int, message: discord.Message, data: dict[str, Any], user_id: int, client: Any
+    ) -> None:
+        self.client = client
         self.channel_id = channel_id
         self.user = discord.Object(user_id)
         self.message = message
@@ -114,11 +117,11 @@ async def test_a_click_on_a_component_an_edit_replaced_is_answered(world: Harnes
     # The player's client still showed the old buttons; Discord sends the message as it is now,
     # so discord.py finds no component to call (simcord cannot click it: this is the raw event).
     data = {"custom_id": roll, "component_type": 2}
-    click = RawClick(world.thread().id, fresh(world, before), data, mover.id)
+    click = RawClick(world.thread().id, fresh(world, before), data, mover.id, world.bot)
     await world.bot.get_cog("Games").on_interaction(click)  # type: ignore[union-attr]
     assert click.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
     # A watcher's click on it is told they are not playing (not that the board moved on).
-    watched = RawClick(world.thread().id, fresh(world, before), data, world.watcher.id)
+    watched = RawClick(world.thread().id, fresh(world, before), data, world.watcher.id, world.bot)
     await world.bot.get_cog("Games").on_interaction(watched)  # type: ignore[union-attr]
     assert watched.answers == [WATCHER]
     # A click discord.py does hand to a component is left to it.
@@ -128,11 +131,12 @@ async def test_a_click_on_a_component_an_edit_replaced_is_answered(world: Harnes
         live,
         {"custom_id": next(iter(buttons(live).values())), "component_type": 2},
         mover.id,
+        world.bot,
     )
     await world.bot.get_cog("Games").on_interaction(handled)  # type: ignore[union-attr]
     assert handled.answers == []
     unknown = RawClick(
-        world.thread().id, live, {"custom_id": "somebody-else:1", "component_type": 2}, mover.id
+        world.thread().id, live, {"custom_id": "somebody-else:1", "component_type": 2}, mover.id, world.bot
     )
     await world.bot.get_cog("Games").on_interaction(unknown)  # type: ignore[union-attr]
     assert unknown.answers == [f"That board is out of date: use the latest one: {moved.board_link()}"]
@@ -149,7 +153,7 @@ async def test_a_click_on_an_old_board_of_an_ended_game_says_the_game_is_over(wo
     assert (await table_of(world)).status is TableStatus.ABANDONED
     # Neither the player nor a watcher is sent to a latest board there is no more.
     for user_id in (mover.id, world.watcher.id):
-        click = RawClick(world.thread().id, fresh(world, before), data, user_id)
+        click = RawClick(world.thread().id, fresh(world, before), data, user_id, world.bot)
         await world.bot.get_cog("Games").on_interaction(click)  # type: ignore[union-attr]
         assert click.answers == [GameNotRunning.message]
 
