@@ -1,4 +1,4 @@
-"""Which characters a TrueType font can draw, read from its cmap table."""
+"""Which characters a TrueType or OpenType font (or one of a collection) can draw, read from its cmap."""
 
 from __future__ import annotations
 
@@ -64,12 +64,19 @@ def _format12(data: bytes, at: int) -> list[tuple[int, int]]:
     return ranges
 
 
-def read_coverage(data: bytes) -> Coverage:
-    """Parse the Unicode cmap subtables (formats 4 and 12) of a TrueType font."""
-    tables = struct.unpack_from(">H", data, 4)[0]
+def read_coverage(data: bytes, index: int = 0) -> Coverage:
+    """Parse the Unicode cmap subtables (formats 4 and 12) of a TrueType or OpenType font, or of
+    the `index`th font of a collection (.ttc)."""
+    start = 0
+    if data[:4] == b"ttcf":
+        fonts = struct.unpack_from(">I", data, 8)[0]
+        if not 0 <= index < fonts:
+            raise ValueError(f"the collection holds {fonts} fonts, not a font {index}")
+        start = struct.unpack_from(">I", data, 12 + 4 * index)[0]
+    tables = struct.unpack_from(">H", data, start + 4)[0]
     cmap_at = None
     for i in range(tables):
-        tag, _checksum, offset, _length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        tag, _checksum, offset, _length = struct.unpack_from(">4sIII", data, start + 12 + 16 * i)
         if tag == b"cmap":
             cmap_at = offset
     if cmap_at is None:
@@ -89,7 +96,7 @@ def read_coverage(data: bytes) -> Coverage:
     return Coverage(ranges)
 
 
-@lru_cache(maxsize=8)
-def font_coverage(path: Path) -> Coverage:
-    """The coverage of the font file at `path` (cached)."""
-    return read_coverage(path.read_bytes())
+@lru_cache(maxsize=64)
+def font_coverage(path: Path, index: int = 0) -> Coverage:
+    """The coverage of the font file at `path` (the `index`th font of a collection), cached."""
+    return read_coverage(path.read_bytes(), index)
