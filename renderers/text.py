@@ -217,6 +217,11 @@ class Run(NamedTuple):
 
     font: FontFile
     text: str
+    bold: bool = True
+
+    def path(self) -> Path:
+        """The font file that draws the run."""
+        return self.font.path(self.bold)
 
 
 def _cjk_face(text: str) -> FontFile:
@@ -247,7 +252,7 @@ def _choose(char: str, after: str, bold: bool) -> FontFile:
 def runs(text: str, bold: bool = True) -> tuple[Run, ...]:
     """`text` split into runs, each with the font that draws it (MISSING: no font has it)."""
     if text.isascii() and text.isprintable():
-        return (Run(DEJAVU, text),) if text else ()
+        return (Run(DEJAVU, text, bold),) if text else ()
     cjk = _cjk_face(text)
     out: list[Run] = []
     for index, char in enumerate(text):
@@ -259,16 +264,16 @@ def runs(text: str, bold: bool = True) -> tuple[Run, ...]:
             if last.font is EMOJI and text[index - 1] == _ZWJ:
                 joins = joins or char in EMOJI.coverage(bold)
             if joins:
-                out[-1] = Run(last.font, last.text + char)
+                out[-1] = Run(last.font, last.text + char, bold)
                 continue
         after = text[index + 1] if index + 1 < len(text) else ""
         source = _choose(char, after, bold)
         if source is CJK_SC:
             source = cjk
         if last is not None and last.font is source:
-            out[-1] = Run(source, last.text + char)
+            out[-1] = Run(source, last.text + char, bold)
         else:
-            out.append(Run(source, char))
+            out.append(Run(source, char, bold))
     return tuple(out)
 
 
