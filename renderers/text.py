@@ -200,6 +200,17 @@ def check_fonts() -> None:
         )
 
 
+def warm() -> None:
+    """Read every font's character map and open the CJK and emoji fonts, so the first board with
+    a name in another script pays nothing (a drawing worker calls it before it takes work)."""
+    for bold in (True, False):
+        for source in (*TEXT_FONTS, EMOJI):
+            source.coverage(bold)
+        text = font(30, bold)
+        for source in (CJK_KR, CJK_SC, CJK_JP, EMOJI):
+            text.font_for(source)
+
+
 @lru_cache(maxsize=1)
 def _checked() -> None:
     check_fonts()

@@ -145,3 +145,14 @@ def test_fitting_measures_the_runs_it_draws(name: str) -> None:
     assert returned == pytest.approx(width(item.text, face)) and returned <= 200
     assert item.box.w <= 200 + 3  # ink within the measured advance, a side bearing to spare
     assert tofu([item]) == []
+
+
+def test_the_faces_of_a_font_collection_are_read_by_index() -> None:
+    from renderers.glyphs import read_coverage
+    from renderers.text import CJK_KR, CJK_SC
+
+    for face in (CJK_KR, CJK_SC):
+        coverage = font_coverage(face.path(True), face.index)
+        assert all(c in coverage for c in "민지王芳") and "\ue000" not in coverage
+    with pytest.raises(ValueError, match="collection"):
+        read_coverage(CJK_KR.path(True).read_bytes()[:64], 40)
