@@ -72,7 +72,7 @@ def read_coverage(data: bytes | mmap.mmap, index: int = 0) -> Coverage:
     if data[:4] == b"ttcf":
         fonts = struct.unpack_from(">I", data, 8)[0]
         if not 0 <= index < fonts:
-            raise ValueError(f"the collection holds {fonts} fonts, not a font {index}")
+            raise ValueError(f"no font {index} in the collection (it ends at {fonts - 1})")
         start = struct.unpack_from(">I", data, 12 + 4 * index)[0]
     tables = struct.unpack_from(">H", data, start + 4)[0]
     cmap_at = None

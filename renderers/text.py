@@ -190,7 +190,7 @@ def check_fonts() -> None:
     missing = missing_fonts()
     if missing:
         raise FontsMissing(
-            f"{len(missing)} font files are missing (first: {missing[0]}); as root run "
+            f"the board fonts are not installed ({missing[0]} is missing); as root run "
             f"`apt-get install {' '.join(FONT_PACKAGES)}` (scripts/setup-venv does it when run as root)"
         )
     if not features.check("raqm"):
