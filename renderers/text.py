@@ -42,6 +42,9 @@ PHONE_WIDTH = 400
 PHONE_MIN_PX = 8
 """The smallest height a digit or capital may have when the board is shown PHONE_WIDTH wide."""
 _DIGITS_AND_CAPITALS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DIRECTION = "ltr" if features.check("raqm") else None
+"""Every board line reads left to right: an Arabic or Hebrew name is reordered within itself, and
+the words and punctuation around it keep their places (needs raqm; check_fonts asks for it)."""
 
 
 class FontsMissing(RuntimeError):
@@ -332,7 +335,7 @@ class Face:
 
     def advance(self, run: Run) -> float:
         """How far a run moves the pen."""
-        length = self.font_for(run.font).getlength(shown(run))
+        length = self.font_for(run.font).getlength(shown(run), direction=DIRECTION)
         return length * self.emoji_scale if run.font.colour else length
 
     def getlength(self, text: str) -> float:
@@ -364,7 +367,9 @@ class Face:
     def _ink(self, placed: Placed) -> tuple[float, float, float, float]:
         """The ink box of a placed run."""
         run = placed.run
-        left, top, right, bottom = self.font_for(run.font).getbbox(shown(run), anchor="ls")
+        left, top, right, bottom = self.font_for(run.font).getbbox(
+            shown(run), anchor="ls", direction=DIRECTION
+        )
         scale = self.emoji_scale if run.font.colour else 1.0
         x, y = placed.x, placed.baseline
         return x + left * scale, y + top * scale, x + right * scale, y + bottom * scale
@@ -373,7 +378,7 @@ class Face:
         """The ink box of `text` drawn at (0, 0) with `anchor`."""
         pieces = runs(text, self.bold)
         if len(pieces) == 1 and pieces[0].font is DEJAVU:
-            return self.primary.getbbox(text, anchor=anchor)
+            return self.primary.getbbox(text, anchor=anchor, direction=DIRECTION)
         boxes = [self._ink(p) for p in self.layout(text, anchor)]
         if not boxes:
             return 0, 0, 0, 0
@@ -461,11 +466,13 @@ def _emoji_tile(text: str, size: int) -> tuple[Image.Image, int, int] | None:
     """An emoji run drawn at EMOJI_STRIKE, scaled to `size`, and its offset from the pen on the baseline."""
     face = font(size)
     emoji = face.font_for(EMOJI)
-    left, top, right, bottom = _rounded(emoji.getbbox(text, anchor="ls"))
+    left, top, right, bottom = _rounded(emoji.getbbox(text, anchor="ls", direction=DIRECTION))
     if right <= left or bottom <= top:
         return None
     tile = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
-    ImageDraw.Draw(tile).text((-left, -top), text, font=emoji, anchor="ls", embedded_color=True)
+    ImageDraw.Draw(tile).text(
+        (-left, -top), text, font=emoji, anchor="ls", embedded_color=True, direction=DIRECTION
+    )
     scale = face.emoji_scale
     scaled = tile.resize(
         (max(1, round(tile.width * scale)), max(1, round(tile.height * scale))), Image.Resampling.LANCZOS
@@ -489,11 +496,15 @@ def stamp(text: str, size: int, bold: bool, anchor: str) -> Stamp | None:
     pieces = runs(text, bold)
     if len(pieces) == 1 and pieces[0].font is DEJAVU:
         # Plain text: one call, exactly as ImageDraw.text would draw it.
-        left, top, right, bottom = (round(v) for v in face.primary.getbbox(text, anchor=anchor))
+        left, top, right, bottom = (
+            round(v) for v in face.primary.getbbox(text, anchor=anchor, direction=DIRECTION)
+        )
         if right <= left or bottom <= top:
             return None
         whole = Image.new("L", (right - left, bottom - top), 0)
-        ImageDraw.Draw(whole).text((-left, -top), text, font=face.primary, fill=255, anchor=anchor)
+        ImageDraw.Draw(whole).text(
+            (-left, -top), text, font=face.primary, fill=255, anchor=anchor, direction=DIRECTION
+        )
         return Stamp(whole, left, top, (), (left, top, right - left, bottom - top), pieces)
     placed = face.layout(text, anchor)
     tiles: list[tuple[Image.Image, int, int]] = []
@@ -518,7 +529,14 @@ def stamp(text: str, size: int, bold: bool, anchor: str) -> Stamp | None:
         draw = ImageDraw.Draw(mask)
         for p in plain:
             origin = (p.x - mask_left, p.baseline - mask_top)
-            draw.text(origin, shown(p.run), font=face.font_for(p.run.font), fill=255, anchor="ls")
+            draw.text(
+                origin,
+                shown(p.run),
+                font=face.font_for(p.run.font),
+                fill=255,
+                anchor="ls",
+                direction=DIRECTION,
+            )
         boxes.append((mask_left, mask_top, right, bottom))
     if not boxes:
         return None

@@ -156,3 +156,13 @@ def test_the_faces_of_a_font_collection_are_read_by_index() -> None:
         assert all(c in coverage for c in "민지王芳") and "\ue000" not in coverage
     with pytest.raises(ValueError, match="collection"):
         read_coverage(CJK_KR.path(True).read_bytes()[:64], 40)
+
+
+@pytest.mark.parametrize("name", ["مريم", "שרה"])
+def test_a_right_to_left_name_keeps_its_place_at_the_start_of_a_line(name: str) -> None:
+    line, alone = Canvas(600, 80), Canvas(600, 80)
+    line.text((10, 40), f"{name}'s turn: place dice", 30, anchor="lm")
+    alone.text((10, 40), name, 30, anchor="lm")
+    box = alone.drawn[0].box
+    region = (box.x, 0, box.right - 2, 80)  # the name's ink, less what the apostrophe may touch
+    assert line.image.crop(region).tobytes() == alone.image.crop(region).tobytes()
