@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import import_module
 from typing import Any
 
@@ -51,12 +52,19 @@ def _draw(game: str, view: Any, viewer: int | None, names: Sequence[str]) -> Can
     return canvas
 
 
+@lru_cache(maxsize=8)
+def _states(game: str, seats: int) -> tuple[Any, ...]:
+    """The start, the middle and the end of a seeded game (a Troyes playout takes seconds)."""
+    every = list(states(get_rules(game), seats, 7))
+    return every[0], every[len(every) // 2], every[-1]
+
+
 def _boards(game: str, names: Sequence[str]) -> list[tuple[int | None, Any]]:
     """(viewer, view) at the start, the middle and the end of a seeded game with `names`' seats."""
     rules = get_rules(game)
-    every = list(states(rules, len(names), 7))
-    picked = (every[0], every[len(every) // 2], every[-1])
-    return [(viewer, rules.view(state, viewer)) for state in picked for viewer in (0, None)]
+    return [
+        (viewer, rules.view(state, viewer)) for state in _states(game, len(names)) for viewer in (0, None)
+    ]
 
 
 def _seatings(game: str) -> list[tuple[str, ...]]:
