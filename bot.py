@@ -25,6 +25,7 @@ import discord.http
 from discord.ext import commands
 
 from cogs.platform.translator import CatalogTranslator
+from renderers.text import FontsMissing, check_fonts
 from settings import Settings, SettingsError, load_settings, token_pieces
 from tables import Store, TableService
 from tables.clock import OffsetClock
@@ -41,6 +42,7 @@ EXIT_SETTINGS = 2
 EXIT_TOKEN_REFUSED = 3
 EXIT_DISCORD_UNREACHABLE = 4
 EXIT_DISCORD_FAILED = 5
+EXIT_FONTS = 6
 EXIT_DATABASE = {
     DatabaseProblem.LOCKED: 10,
     DatabaseProblem.IS_A_FOLDER: 11,
@@ -355,6 +357,12 @@ def hide_pieces(text: str, pieces: list[str]) -> str:
 
 async def run(settings: Settings) -> int:
     """Hold the database for this process, run the bot until Ctrl-C or SIGTERM; return the exit status."""
+    try:
+        # Before anything else: a board drawn without its fonts would lose names.
+        check_fonts()
+    except FontsMissing as exc:
+        log.error("%s", printable(str(exc)))
+        return EXIT_FONTS
     try:
         lock = hold_database(settings.db_path)
     except StoreOpenError as exc:

@@ -1,12 +1,14 @@
 """Board image speed: time to draw a board (p50/p95) beside the time to encode it as PNG.
 
-Run by hand: .venv/bin/python bench/bench_render.py [--boards 60]
+Run by hand: .venv/bin/python bench/bench_render.py [--boards 60] [--names latin|world]
 
 For each game and player count, boards are taken evenly from seeded greedy-bot games.
 "draw" = the game's `render` (Pillow image); "encode" = `renderers.encode` of that image
 (palette reduction and zlib at the renderer's level); "total" is what `render_png` costs the
 cog's worker thread.
 The last column is the PNG size (p50 / max). CPU time, so other processes do not inflate it.
+--names world seats players named in Korean, Polish, Danish, Chinese, emoji and Russian (their
+runs drawn with DejaVu, Noto Sans CJK and Noto Color Emoji) instead of Latin names.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ from renderers.playout import states
 
 clock = time.process_time
 CASES = tuple((game.id, game.sample_seats) for game in GAMES.values() if game.renderer is not None)
-NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
+NAMES = {
+    "latin": ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah"),
+    "world": ("민지", "Zażółć", "Ærøskøbing", "王芳", "🍅Ann 👍🏽", "Наталья"),
+}
 
 
 def ms(values: list[float]) -> str:
@@ -52,18 +57,20 @@ def main() -> None:
     """Print the figures for every game and player count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=60)
+    parser.add_argument("--names", choices=sorted(NAMES), default="latin")
     args = parser.parse_args()
+    names = NAMES[args.names]
     for game, counts in CASES:
         for players in counts:
             views = sample(game, players, args.boards)
-            render(game, views[0], None, NAMES[:players])  # warm the font and icon caches
+            render(game, views[0], None, names[:players])  # warm the font and icon caches
             draw: list[float] = []
             encode: list[float] = []
             total: list[float] = []
             sizes: list[int] = []
             for view in views:
                 start = clock()
-                image = render(game, view, None, NAMES[:players])
+                image = render(game, view, None, names[:players])
                 drawn = clock()
                 data = renderers.encode(game, image)
                 done = clock()

@@ -98,7 +98,9 @@ def die(value: int, style: DieStyle, size: int) -> Image.Image:
         for col, row in pip_centres(value):
             _pip(draw, s / 2 + (col - 1) * step, s / 2 + (row - 1) * step, s * 0.085, style)
     else:
-        draw.text((s / 2, s / 2), style.letter, font=font(round(s * 0.5)), fill=style.pip, anchor="mm")
+        draw.text(
+            (s / 2, s / 2), style.letter, font=font(round(s * 0.5)).primary, fill=style.pip, anchor="mm"
+        )
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -126,6 +128,6 @@ def numbered(value: int, style: DieStyle, size: int) -> Image.Image:
     icon = supersampled(size, size, paint)
     # The number is drawn at its final size, so FreeType hints it for the pixels it lands on.
     ImageDraw.Draw(icon).text(
-        (size / 2, size / 2), str(value), font=font(number_size(size)), fill=style.pip, anchor="mm"
+        (size / 2, size / 2), str(value), font=font(number_size(size)).primary, fill=style.pip, anchor="mm"
     )
     return icon

@@ -10,7 +10,7 @@ from renderers import dice, palette, png, shapes
 from renderers.dice import DieStyle
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import PHONE_WIDTH, fit, font, shown_height, stamp, width
+from renderers.text import PHONE_WIDTH, Run, fit, font, shown_height, stamp, width
 
 __all__ = ["Box", "Canvas", "DieStyle", "Drawn", "dice", "font", "palette", "shapes"]
 
@@ -23,6 +23,8 @@ class Drawn:
     text: str
     cut_from: str | None = None
     """The full text when `max_width` cut it with an ellipsis, else None."""
+    runs: tuple[Run, ...] = ()
+    """The text's runs, each with the font that drew it (for the check that no glyph is missing)."""
 
 
 class Canvas:
@@ -94,13 +96,16 @@ class Canvas:
         anchor: str,
         cut_from: str | None = None,
     ) -> None:
-        """Paint `text` through its cached mask, anchored at `xy` as ImageDraw.text would."""
+        """Paint `text` through its cached mask, emoji in colour, anchored at `xy` as ImageDraw.text would."""
         found = stamp(text, size, bold, anchor)
         if found is not None:
-            mask, left, top = found
-            x, y = round(xy[0]) + left, round(xy[1]) + top
-            self.image.paste(fill, (x, y), mask)
-            self.drawn.append(Drawn(Box(x, y, mask.width, mask.height), text, cut_from))
+            x, y = round(xy[0]), round(xy[1])
+            if found.mask is not None:
+                self.image.paste(fill, (x + found.left, y + found.top), found.mask)
+            for tile, dx, dy in found.tiles:
+                self.image.paste(tile, (x + dx, y + dy), tile)
+            left, top, w, h = found.box
+            self.drawn.append(Drawn(Box(x + left, y + top, w, h), text, cut_from, found.runs))
 
     @staticmethod
     def pill_width(text: str, size: int) -> int:

@@ -173,3 +173,21 @@ def test_debug_lines_come_from_meeple_s_own_loggers_only() -> None:
 
 def test_a_start_up_error_is_logged_on_one_line() -> None:
     assert botmod.printable("the folder a\nb\tc of the database") == "the folder a\\nb\\tc of the database"
+
+
+async def test_missing_board_fonts_stop_the_start_with_status_6_and_the_command_that_installs_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import renderers.text
+
+    absent = renderers.text.FontFile("Noto Sans CJK KR", tmp_path / "NotoSansCJK-Regular.ttc", index=1)
+    monkeypatch.setattr(renderers.text, "CJK_KR", absent)
+    settings = load_settings(
+        {"DISCORD_TOKEN": "abc", "MEEPLE_DB": str(tmp_path / "db.sqlite3")}, tmp_path / "absent.env"
+    )
+    with caplog.at_level(logging.ERROR, logger="meeple"):
+        assert await botmod.run(settings) == botmod.EXIT_FONTS == 6
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "meeple"]
+    assert "apt-get install fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji" in line
+    assert "NotoSansCJK-Regular.ttc" in line and "\n" not in line
+    assert not (tmp_path / "db.sqlite3").exists()  # stopped before the database

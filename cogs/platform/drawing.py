@@ -104,7 +104,9 @@ def warm_worker() -> None:
     """Draw one board of every game, so a worker's first real board finds its caches loaded."""
     from engine.games import GAMES, get_rules
     from renderers import has_renderer
+    from renderers.text import warm
 
+    warm()  # every font's character map: a name in Korean or emoji costs nothing on a click
     for game in GAMES:
         if not has_renderer(game):
             continue

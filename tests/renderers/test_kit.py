@@ -55,11 +55,14 @@ def test_a_long_name_is_cut_with_an_ellipsis_to_the_width() -> None:
     assert fit("Al", face, 200) == "Al"
 
 
-def test_clean_name_drops_what_the_font_cannot_draw() -> None:
+def test_clean_name_drops_controls_and_keeps_what_a_font_or_the_placeholder_draws() -> None:
     assert clean_name("Zoë\u202e\u0000", 0) == "Zoë"
     assert clean_name("𝓐𝓵𝓲𝓬𝓮", 0) == "Alice"
-    assert clean_name("🍅🍅", 2) == "Player 3"
+    assert clean_name("🍅🍅", 2) == "🍅🍅"
+    assert clean_name("👨\u200d👩\u200d👧 🇵🇱", 0) == "👨\u200d👩\u200d👧 🇵🇱"
+    assert clean_name("a\ue000b", 0) == "a\ue000b"  # no font has it: drawn as the placeholder
     assert clean_name("   ", 0) == "Player 1"
+    assert clean_name("\u200d\ufe0f", 1) == "Player 2"
 
 
 def test_png_encoding_uses_a_palette_and_keeps_the_size() -> None:
@@ -121,7 +124,7 @@ def test_cached_text_paints_the_same_pixels_as_pillow() -> None:
     canvas.text((20, 60), "Round 3 · 12 deniers", 28, anchor="lm", fill=palette.ACTIVE)
     plain = Image.new("RGB", (400, 120), palette.BACKGROUND)
     ImageDraw.Draw(plain).text(
-        (20, 60), "Round 3 · 12 deniers", font=font(28), fill=palette.ACTIVE, anchor="lm"
+        (20, 60), "Round 3 · 12 deniers", font=font(28).primary, fill=palette.ACTIVE, anchor="lm"
     )
     assert canvas.image.tobytes() == plain.tobytes()
 
