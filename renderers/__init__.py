@@ -15,6 +15,7 @@ from PIL import Image
 
 from engine.games import GAMES
 from renderers import png
+from renderers.text import has_colour_emoji
 
 Renderer = Callable[..., Image.Image]
 
@@ -47,11 +48,15 @@ def renderer(game_id: str) -> Renderer:
     return draw
 
 
-def encode(game_id: str, image: Image.Image) -> bytes:
+def encode(game_id: str, image: Image.Image, *, emoji: bool = False) -> bytes:
     """A board of `game_id` as PNG bytes: the game's fixed palette (if learnt), the zlib level its
-    renderer asks for (`PNG_LEVEL`)."""
+    renderer asks for (`PNG_LEVEL`).
+
+    A board with colour emoji (`emoji`) learns its own palette: the fixed one, learnt on boards
+    without them, would turn a skin tone olive.
+    """
     level: int = getattr(_module(game_id), "PNG_LEVEL", png.LEVEL)
-    return png.encode(image, level=level, palette=png.game_palette(game_id))
+    return png.encode(image, level=level, palette=None if emoji else png.game_palette(game_id))
 
 
 def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> Image.Image:
@@ -65,4 +70,4 @@ def render_png(game_id: str, view: Any, viewer: int | None, names: Sequence[str]
     Extra keywords go to the game's renderer (Buttons takes `legal_cells`). Blocking: call it
     in a worker thread.
     """
-    return encode(game_id, render(game_id, view, viewer, names, **kw))
+    return encode(game_id, render(game_id, view, viewer, names, **kw), emoji=has_colour_emoji(names))

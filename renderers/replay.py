@@ -27,6 +27,7 @@ import renderers
 from engine.core import UNDO, Record, Rules, advance
 from engine.games import get_rules
 from renderers import palette, png
+from renderers.text import has_colour_emoji
 
 FRAME_MS = 1200
 """How long each turn stays on screen."""
@@ -114,7 +115,7 @@ def frame(game: str, turn: Turn, names: Sequence[str]) -> Image.Image:
 
 def turn_png(game: str, turn: Turn, names: Sequence[str]) -> bytes:
     """One turn's board as PNG bytes, for stepping through a game turn by turn. Blocking."""
-    return renderers.encode(game, frame(game, turn, names))
+    return renderers.encode(game, frame(game, turn, names), emoji=has_colour_emoji(names))
 
 
 def animation(record: Record, names: Sequence[str]) -> Animation:

@@ -291,6 +291,11 @@ def runs(text: str, bold: bool = True) -> tuple[Run, ...]:
     return tuple(out)
 
 
+def has_colour_emoji(texts: Sequence[str]) -> bool:
+    """Whether any of `texts` draws a colour emoji."""
+    return any(run.font is EMOJI for text in texts for run in runs(text))
+
+
 def shown(run: Run) -> str:
     """What a run draws: its text, or a placeholder for each character no font has."""
     if run.font is not MISSING:

@@ -142,6 +142,18 @@ def test_emoji_are_drawn_in_colour_at_the_text_size_as_one_glyph_per_sequence() 
     assert [run.text for run in runs("🍅Ann 👍🏽")] == ["🍅", "Ann ", "👍🏽"]
 
 
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_board_with_colour_emoji_keeps_their_colours_in_its_png(game: str) -> None:
+    """The game's fixed palette was learnt without emoji: a skin tone must not come out olive."""
+    names = ("👍🏽Ann", "Bob 👩\u200d👩\u200d👧", "Cy")[: min(GAMES[game].seats, 3)]
+    viewer, view = _boards(game, names)[1]
+    drawn = renderers.render(game, view, viewer, names).convert("RGB")
+    encoded = Image.open(io.BytesIO(renderers.render_png(game, view, viewer, names))).convert("RGB")
+    red, green, blue = ImageChops.difference(drawn, encoded).split()
+    worst = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    assert sum(1 for value in worst.get_flattened_data() if value > 40) == 0
+
+
 @pytest.mark.parametrize("name", WORLD)
 def test_fitting_measures_the_runs_it_draws(name: str) -> None:
     canvas = Canvas(900, 120)
