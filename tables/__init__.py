@@ -136,7 +136,7 @@ from tables.models import (
     UpdateKind,
 )
 from tables.service import IdleWait, Listener, TableService
-from tables.store import Store
+from tables.store import Store, open_store
 
 __all__ = [
     "AlreadySeated",
@@ -172,4 +172,5 @@ __all__ = [
     "UnknownGame",
     "Update",
     "UpdateKind",
+    "open_store",
 ]

@@ -21,7 +21,7 @@ from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.models import DAY
 from tables.store import SchemaTooNew, Store
-from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
+from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, io_error, started
 from tests.tables.oldschema import copy_into_schema
 
 STRIDE2 = Action.of("stride", n=2)
@@ -187,14 +187,14 @@ async def test_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
 
 
 async def test_a_failure_inside_the_transaction_leaves_the_game_unchanged(
-    service: TableService, monkeypatch: pytest.MonkeyPatch
+    service: TableService, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await started(service)
     await service.act(table.id, HOST, 0, STRIDE2)
     before = await service.get(table.id)
 
     def broken(*args: object) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+        raise io_error(database)
 
     # Fails after the snapshot UPDATE and the log INSERT ran: both must be rolled back.
     original = Store._write_seats
@@ -321,6 +321,7 @@ async def _fill_until_full(service: TableService) -> StoreUnavailable:
     raise AssertionError("the database never filled up")
 
 
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)  # SQLite's page cap stands for the disk
 async def test_a_full_disk_pauses_the_games_logged_once_with_its_cause(
     service: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
