@@ -20,7 +20,7 @@ from tables.database import DatabaseLock
 from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.models import DAY
-from tables.store import SchemaTooNew, Store
+from tables.store import SchemaTooNew, Store, open_store
 from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, io_error, started
 from tests.tables.oldschema import copy_into_schema
 
@@ -43,15 +43,15 @@ def same(a: Table, b: Table) -> None:
 
 
 async def test_a_new_store_service_on_the_same_file_continues_the_game(
-    db_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    first = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(first)
     await first.act(table.id, HOST, 0, STRIDE2)
     before = await first.get(table.id)
     await first.close()
 
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         after = await second.get(table.id)
         same(before, after)
@@ -65,14 +65,14 @@ async def test_a_new_store_service_on_the_same_file_continues_the_game(
         await second.close()
 
 
-async def test_bots_waiting_at_shutdown_move_after_start_up(db_path: Path, clock: FakeClock) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+async def test_bots_waiting_at_shutdown_move_after_start_up(database: str, clock: FakeClock) -> None:
+    first = TableService(await open_store(database), clock=clock, bot_delay=3600)
     table = await started(first, bob=False, bots=1)
     await first.act(table.id, HOST, 0, STRIDE2)
     await first.act(table.id, HOST, 1, ROLL)
     await first.close()  # the bot was still waiting out its pause
 
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     recorder = Recorder()
     second.subscribe(recorder)
     try:
@@ -288,9 +288,9 @@ def test_tables_imports_no_discord() -> None:
 
 
 async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
-    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    database: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+    first = TableService(await open_store(database), clock=clock, bot_delay=3600)
     race = await started(first, bob=False, bots=1)
     vote = await started(first, "vote")
     await first.act(race.id, HOST, 0, STRIDE2)
@@ -298,7 +298,7 @@ async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
     await first.close()
 
     monkeypatch.delitem(games.GAMES, "vote")
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         await second.start()
         await second.idle()
