@@ -235,13 +235,13 @@ CRASH = textwrap.dedent(
     import asyncio, os, sys
     from engine import games
     from engine.core import Action
-    from tables import Store, TableService
+    from tables import TableService, open_store
     from tables.store import Store as S
 
     games.register("race", (2,), rules="tests.toygame", renderer=None)
 
     async def main():
-        service = TableService(await Store.open(sys.argv[1]), bot_delay=0)
+        service = TableService(await open_store(sys.argv[1]), bot_delay=0)
         def die(*args):
             os._exit(3)  # the process dies between two statements of the transaction
         S._write_seats = die
@@ -253,22 +253,22 @@ CRASH = textwrap.dedent(
 
 
 async def test_a_process_killed_inside_the_transaction_leaves_the_old_state(
-    db_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    service = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(service)
     await service.act(table.id, HOST, 0, STRIDE2)
     before = await service.get(table.id)
     await service.close()
     done = subprocess.run(
-        [sys.executable, "-c", CRASH, str(db_path), str(table.id), str(HOST)],
+        [sys.executable, "-c", CRASH, database, str(table.id), str(HOST)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 3, done.stderr
-    again = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    again = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         same(before, await again.get(table.id))
         assert len(await again.store.actions(table.id)) == 1
