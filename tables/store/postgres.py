@@ -36,6 +36,7 @@ from tables.migrations import MIGRATIONS, POSTGRES_STEPS, SCHEMA_VERSION
 from tables.store import SchemaTooNew, Store
 from tables.store.connection import _statements
 from tables.store.dialect import Dialect, Statement, schema_statement
+from tables.store.writes import _SavePlan
 
 log = logging.getLogger(__name__)
 
@@ -116,17 +117,17 @@ class PostgresStore(Store):
         async with self._pool.acquire() as con:
             await con.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
             try:
-                await self._migrate_on(con)
+                migrated = await self._migrate_on(con)
             finally:
                 await con.execute("SELECT pg_advisory_unlock($1, $2)", *MIGRATION_LOCK)
             await self._learn_schema(con)
-        current = await self.schema_version()
-        if current == SCHEMA_VERSION:
+        if migrated:
             games = await self.backfill_results()
             if games:
                 log.info("database %s: results and ratings recorded for %d earlier games", self.path, games)
 
-    async def _migrate_on(self, con: _Con) -> None:
+    async def _migrate_on(self, con: _Con) -> bool:
+        """Bring the schema up to date; whether any step ran."""
         await con.execute("CREATE TABLE IF NOT EXISTS meeple_schema (version INTEGER NOT NULL)")
         current = await con.fetchval("SELECT max(version) FROM meeple_schema")
         current = 0 if current is None else int(current)
@@ -146,6 +147,7 @@ class PostgresStore(Store):
             log.info("database %s created (schema %d)", self.path, SCHEMA_VERSION)
         elif current < SCHEMA_VERSION:
             log.info("database %s brought up to date: schema %d to %d", self.path, current, SCHEMA_VERSION)
+        return current < SCHEMA_VERSION
 
     async def _learn_schema(self, con: _Con) -> None:
         """Read each table's primary key and which ids the database assigns, for the dialect."""
@@ -220,7 +222,7 @@ class PostgresStore(Store):
                 await done
             raise
 
-    def _apply_save(self, conn: sqlite3.Connection, plan: Any) -> None:
+    def _apply_save(self, conn: sqlite3.Connection, plan: _SavePlan) -> None:
         """One save, under the table's advisory lock (and the ratings' lock when the game ends)."""
         conn.execute("SELECT pg_advisory_xact_lock(?, ?)", (TABLE_LOCK_SPACE, plan.table_id))
         if plan.saved is not None:

@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 
 from engine.core import Action
-from tables import StaleVersion, Store, TableService, Update, open_store
+from tables import StaleVersion, Store, StoreUnavailable, TableService, Update, open_store
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.store.dialect import Dialect, numbered, schema_statement
 from tables.store.postgres import TABLE_LOCK_SPACE, PostgresStore, redacted
@@ -181,3 +181,31 @@ def test_the_dialect_rewrites_placeholders_upserts_and_generated_ids() -> None:
         " at DOUBLE PRECISION, b BYTEA)"
     )
     assert schema_statement("UPDATE t SET note = 'INTEGER'") == "UPDATE t SET note = 'INTEGER'"
+
+
+async def test_connections_cut_by_the_server_are_replaced_and_the_game_goes_on(
+    pg_url: str, clock: FakeClock
+) -> None:
+    service = TableService(await open_store(pg_url), clock=clock, bot_delay=0)
+    try:
+        table = await started(service)
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await admin.close()
+        outcomes: list[object] = []
+        for _ in range(3):
+            try:
+                outcomes.append(await service.act(table.id, HOST, 0, STRIDE2))
+                break
+            except StoreUnavailable as refused:
+                outcomes.append(refused)
+        assert isinstance(outcomes[-1], Update) and outcomes[-1].table.version == 1, outcomes
+        # Refused at most once, as "try again" (here the pool notices and reconnects first).
+        assert all(isinstance(o, StoreUnavailable) for o in outcomes[:-1]) and len(outcomes) <= 2
+    finally:
+        await service.close()
