@@ -10,12 +10,22 @@ import asyncpg
 import pytest
 
 from engine.core import Action
-from tables import StaleVersion, Store, StoreUnavailable, TableService, Update, open_store
+from tables import StaleVersion, Store, StoreUnavailable, TableService, Update, open_store, ratings
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.store.dialect import Dialect, numbered, schema_statement
 from tables.store.postgres import TABLE_LOCK_SPACE, PostgresStore, redacted
 from tests.pgcluster import Cluster
-from tests.tables.conftest import HOST, FakeClock, Recorder, empty_pg_database, raw_rows, started
+from tests.tables.conftest import (
+    BOB,
+    CHANNEL,
+    GUILD,
+    HOST,
+    FakeClock,
+    Recorder,
+    empty_pg_database,
+    raw_rows,
+    started,
+)
 
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
@@ -209,3 +219,36 @@ async def test_connections_cut_by_the_server_are_replaced_and_the_game_goes_on(
         assert all(isinstance(o, StoreUnavailable) for o in outcomes[:-1]) and len(outcomes) <= 2
     finally:
         await service.close()
+
+
+async def to_last_move(service: TableService, table_id: int) -> tuple[int, int, Action]:
+    """Play a race until its next move ends it; that move as (user, version, action)."""
+    while True:
+        await service.idle()
+        table = await service.get(table_id)
+        prompt = next(p for p in table.prompts if not table.is_bot(p.seat))
+        action = prompt.options[-1] if prompt.kind == "stride" else ROLL
+        user = table.seats[prompt.seat].user_id
+        assert user is not None
+        if table.rules.outcome(table.rules.apply(table.state, prompt.seat, action).state) is not None:
+            return user, table.version, action
+        await service.act(table_id, user, table.version, action)
+
+
+async def test_two_games_ending_at_once_in_two_processes_both_count_in_the_ratings(
+    two_services: tuple[TableService, TableService],
+) -> None:
+    first, second = two_services
+    tables = []
+    for _ in range(2):
+        lobby = await first.create("race", GUILD, CHANNEL, HOST, "Host", {"goal": 10})
+        await first.join(lobby.id, BOB, "Bob")
+        tables.append((await first.start_game(lobby.id, HOST)).table)
+    finals = [await to_last_move(first, table.id) for table in tables]
+    await second.get(tables[1].id)
+    await asyncio.gather(first.act(tables[0].id, *finals[0]), second.act(tables[1].id, *finals[1]))
+    for service in (first, second):
+        await service.idle()
+    for user in (HOST, BOB):
+        rated = await first.store.read(ratings.rating_of, GUILD, "race", user)
+        assert rated is not None and rated.games == 2, (user, rated)
