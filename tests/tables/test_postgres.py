@@ -12,6 +12,7 @@ import pytest
 from engine.core import Action
 from tables import StaleVersion, Store, StoreUnavailable, TableService, Update, open_store, ratings
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
+from tables.store import SchemaTooNew
 from tables.store.dialect import Dialect, numbered, schema_statement
 from tables.store.postgres import TABLE_LOCK_SPACE, PostgresStore, redacted
 from tests.pgcluster import Cluster
@@ -252,3 +253,14 @@ async def test_two_games_ending_at_once_in_two_processes_both_count_in_the_ratin
     for user in (HOST, BOB):
         rated = await first.store.read(ratings.rating_of, GUILD, "race", user)
         assert rated is not None and rated.games == 2, (user, rated)
+
+
+async def test_a_database_of_a_newer_meeple_is_refused(pg_url: str) -> None:
+    raw = await asyncpg.connect(pg_url)
+    try:
+        await raw.execute("UPDATE meeple_schema SET version = $1", SCHEMA_VERSION + 1)
+        with pytest.raises(SchemaTooNew, match=f"has schema {SCHEMA_VERSION + 1}, newer than this Meeple's"):
+            await open_store(pg_url)
+    finally:
+        await raw.execute("UPDATE meeple_schema SET version = $1", SCHEMA_VERSION)
+        await raw.close()
