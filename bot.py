@@ -27,7 +27,7 @@ from discord.ext import commands
 from cogs.platform.translator import CatalogTranslator
 from renderers.text import FontsMissing, check_fonts
 from settings import Settings, SettingsError, load_settings, token_pieces
-from tables import Store, TableService
+from tables import Store, TableService, open_store
 from tables.clock import OffsetClock
 from tables.database import DatabaseLock
 from tables.errors import DatabaseProblem, StoreOpenError
@@ -107,7 +107,7 @@ class MeepleBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store unless given, create the service, load the cogs, sync commands if they changed."""
         if not self._store_open:
-            self.store = await Store.open(self.settings.db_path)
+            self.store = await open_store(self.settings.database)
             self._store_open = True
         await self.load_cogs()
         await self.tree.set_translator(CatalogTranslator())
@@ -364,7 +364,7 @@ async def run(settings: Settings) -> int:
         log.error("%s", printable(str(exc)))
         return EXIT_FONTS
     try:
-        lock = hold_database(settings.db_path)
+        lock = hold_database(settings)
     except StoreOpenError as exc:
         log.error("%s", printable(str(exc)))
         return EXIT_DATABASE[exc.problem]
@@ -372,18 +372,19 @@ async def run(settings: Settings) -> int:
         return await serve(settings)
 
 
-def hold_database(db_path: Path) -> contextlib.AbstractContextManager[object]:
-    """The lock that keeps a second Meeple process off this database (none for an in-memory one)."""
-    if str(db_path) == ":memory:":
+def hold_database(settings: Settings) -> contextlib.AbstractContextManager[object]:
+    """The lock that keeps a second Meeple process off a SQLite file (none in memory nor on PostgreSQL)."""
+    if settings.db_url is not None or str(settings.db_path) == ":memory:":
+        # PostgreSQL is shared by design: its saves lock each table (tables/store/postgres.py).
         return contextlib.nullcontext()
-    return DatabaseLock.acquire(db_path)
+    return DatabaseLock.acquire(settings.db_path)
 
 
 async def serve(settings: Settings) -> int:
     """Open the database, then run the bot until Ctrl-C or SIGTERM; return the exit status."""
     try:
         # Before Discord: a database that cannot be used is reported whatever Discord does.
-        store = await Store.open(settings.db_path)
+        store = await open_store(settings.database)
     except StoreOpenError as exc:
         log.error("%s", printable(str(exc)))
         await _let_sqlite_workers_finish()

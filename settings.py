@@ -47,6 +47,7 @@ class Settings:
 
     token: str = field(repr=False)
     db_path: Path
+    """The SQLite file; with a PostgreSQL database, only where the synced command list is stamped."""
     log_level: str = "INFO"
     dev_guild: int | None = None
     """A guild whose command list is synced at once (development); None syncs globally."""
@@ -58,6 +59,13 @@ class Settings:
     """Tests only: the loopback gateway URL; derived from api_base when not given."""
     clock_file: Path | None = None
     """Tests only: a file holding seconds added to the clock (MEEPLE_CLOCK_FILE; a simulated week)."""
+    db_url: str | None = field(default=None, repr=False)
+    """MEEPLE_DB as a postgresql:// URL (it may hold a password): the games live in PostgreSQL."""
+
+    @property
+    def database(self) -> str:
+        """What the store opens: the PostgreSQL URL, else the SQLite file."""
+        return self.db_url if self.db_url is not None else str(self.db_path)
 
     @property
     def log_level_number(self) -> int:
@@ -124,9 +132,12 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     if api_base is not None and gateway is None:
         gateway = api_base.with_scheme("wss" if api_base.scheme == "https" else "ws").with_path("/gateway")
     clock_text = (values.get("MEEPLE_CLOCK_FILE") or "").strip()
+    db_text = (values.get("MEEPLE_DB") or DEFAULT_DB).strip()
+    db_url = db_text if db_text.startswith(("postgresql://", "postgres://")) else None
     return Settings(
         token=token,
-        db_path=Path((values.get("MEEPLE_DB") or DEFAULT_DB).strip()),
+        db_path=Path(DEFAULT_DB).with_name("postgresql") if db_url is not None else Path(db_text),
+        db_url=db_url,
         log_level=log_level,
         dev_guild=int(guild_text) if guild_text else None,
         bot_delay=bot_delay,

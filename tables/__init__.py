@@ -65,7 +65,8 @@ Where it lives:
                  per-table lock and cache, `async with core.locked(id) as table`), lobby, turns,
                  seats, clocks, bots, delivery, board (the ledger above), queries
     store/       Store (the reads) over writes.py (the guarded save) over connection.py (SQLite,
-                 transactions, migration); rows.py and packing.py encode the rows and the log
+                 transactions, migration); rows.py and packing.py encode the rows and the log;
+                 postgres.py the same Store on PostgreSQL (open_store picks by MEEPLE_DB)
     models.py    Table, SeatInfo, Timing, Deadline, Update, Notice     errors.py  TableError and kin
     migrations.py  the schema steps       database.py  the file, its lock, what an error means
     players.py   player settings          waits.py   quiet hours, optional windows, standing answers
@@ -139,7 +140,7 @@ from tables.models import (
     UpdateKind,
 )
 from tables.service import IdleWait, Listener, TableService
-from tables.store import Store
+from tables.store import Store, open_store
 
 __all__ = [
     "AlreadySeated",
@@ -175,4 +176,5 @@ __all__ = [
     "UnknownGame",
     "Update",
     "UpdateKind",
+    "open_store",
 ]

@@ -1,6 +1,10 @@
-"""The database schema as numbered steps: step i brings PRAGMA user_version from i to i + 1.
+"""The database schema as numbered steps: step i brings the schema number from i to i + 1.
 
-Only ever append a step; a database written by a newer Meeple (a higher user_version) is refused.
+Only ever append a step; a database written by a newer Meeple (a higher schema number) is refused.
+SQLite keeps the number as PRAGMA user_version, PostgreSQL in the table `meeple_schema`. The
+steps are written for SQLite and run on PostgreSQL too, their types translated
+(tables/store/dialect.py); a step using functions only SQLite has gives its PostgreSQL text
+in POSTGRES_STEPS. Write a new step in SQL both take.
 """
 
 from __future__ import annotations
@@ -289,5 +293,52 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
+
+POSTGRES_STEPS: dict[int, str] = {
+    # Steps 4, 5, 8 and 11 rewrite rows of games older Meeples wrote, with SQLite's JSON and
+    # blob functions. A PostgreSQL database is only ever made at a later schema (its tables are
+    # empty when these run), but their rewrites are given in its own functions all the same,
+    # so each step means one thing on both.
+    3: """
+    UPDATE tables SET options = jsonb_set(options::jsonb, '{two_dice_2p}', 'true')::text
+        WHERE game = 'buttons' AND status <> 'lobby' AND options::jsonb -> 'two_dice_2p' IS NULL;
+    UPDATE tables SET state = jsonb_set(state::jsonb, '{two_dice_2p}', 'true')::text
+        WHERE game = 'buttons' AND state IS NOT NULL AND state::jsonb -> 'two_dice_2p' IS NULL;
+    UPDATE actions SET before = jsonb_set(before::jsonb, '{two_dice_2p}', 'true')::text
+        WHERE before IS NOT NULL AND before::jsonb -> 'two_dice_2p' IS NULL
+        AND table_id IN (SELECT id FROM tables WHERE game = 'buttons');
+    """,
+    4: """
+    CREATE TABLE IF NOT EXISTS seed_salts (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+        salt TEXT NOT NULL
+    );
+    INSERT INTO seed_salts (table_id, salt)
+        SELECT id, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
+        FROM tables WHERE seed IS NOT NULL
+        ON CONFLICT DO NOTHING;
+    """,
+    # 8: as SQLite's, but a finished game's moves are packed by Python (zlib) in bytea, so the
+    # earlier games' JSON logs are packed by the same statement SQLite's step uses, written
+    # uncompressed: tables/store/packing.py reads both (a bytea that is not zlib is plain JSON).
+    7: MIGRATIONS[7]
+    .replace(
+        "json_group_array(json_array(seq, version, seat, json(action), source, created_at, undone))",
+        "convert_to(json_agg(json_build_array(seq, version, seat, action::json, source, created_at, undone)"
+        " ORDER BY seq)::text, 'UTF8')",
+    )
+    .replace(")\n        GROUP BY table_id;", ") AS older\n        GROUP BY table_id;"),
+    10: """
+    UPDATE tables SET options = jsonb_set(options::jsonb, '{end_step_karma}', 'false')::text
+        WHERE game = 'tomatoes' AND status <> 'lobby' AND options::jsonb -> 'end_step_karma' IS NULL;
+    UPDATE tables SET state = jsonb_set(state::jsonb, '{options,end_step_karma}', 'false')::text
+        WHERE game = 'tomatoes' AND state IS NOT NULL
+        AND state::jsonb -> 'options' -> 'end_step_karma' IS NULL;
+    UPDATE undo_states SET state = jsonb_set(state::jsonb, '{options,end_step_karma}', 'false')::text
+        WHERE state::jsonb -> 'options' -> 'end_step_karma' IS NULL
+        AND table_id IN (SELECT id FROM tables WHERE game = 'tomatoes');
+    """,
+}
+"""PostgreSQL's text of the steps (by index into MIGRATIONS) that use functions only SQLite has."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

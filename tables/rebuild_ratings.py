@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from engine.words import count
 from tables import ratings
 from tables.errors import StoreOpenError, StoreUnavailable
-from tables.store import Store
+from tables.store import open_store
+from tables.store.postgres import redacted
 
 
 async def rebuild_file(path: str) -> str:
-    """Recompute the ratings stored in the SQLite file at `path`; return what was done, in words."""
-    store = await Store.open(path)
+    """Recompute the ratings stored in the database at `path` (a SQLite file or a PostgreSQL URL)."""
+    store = await open_store(path)
     try:
         backfilled = await store.backfill_results()
         games, people = await store.write(ratings.rebuild)
@@ -32,7 +33,8 @@ async def rebuild_file(path: str) -> str:
         else ""
     )
     rated = count(games, "rated game", "rated games")
-    return f"rebuilt the ratings of {count(people, 'player', 'players')} from {rated} in {path}{earlier}"
+    people_rated = count(people, "player", "players")
+    return f"rebuilt the ratings of {people_rated} from {rated} in {redacted(path)}{earlier}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--db",
         default=os.environ.get("MEEPLE_DB", "data/meeple.sqlite3"),
-        help="the SQLite file (default: $MEEPLE_DB)",
+        help="the SQLite file or postgresql:// URL (default: $MEEPLE_DB)",
     )
     args = parser.parse_args(argv)
     try:

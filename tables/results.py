@@ -176,7 +176,9 @@ def games_played(db: sqlite3.Connection, guild_id: int, user_id: int) -> dict[st
 def all_results(db: sqlite3.Connection) -> tuple[ResultRow, ...]:
     """Every result row, in the order the games were recorded (the ratings' order)."""
     return _select(
-        db, "1 ORDER BY (SELECT MIN(id) FROM results first WHERE first.table_id = results.table_id), seat", ()
+        db,
+        "TRUE ORDER BY (SELECT MIN(id) FROM results first WHERE first.table_id = results.table_id), seat",
+        (),
     )
 
 

@@ -232,3 +232,14 @@ def test_a_setting_with_a_control_character_is_refused_naming_it(tmp_path: Path)
     with pytest.raises(SettingsError, match="MEEPLE_DB") as info:
         load_settings({}, env_file)
     assert "mee" not in str(info.value)
+
+
+def test_a_postgresql_url_in_meeple_db_chooses_postgresql_and_keeps_its_password_out_of_repr(
+    tmp_path: Path,
+) -> None:
+    url = "postgresql://meeple:s3cret-pw@127.0.0.1:5432/meeple"
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "MEEPLE_DB": url}, tmp_path / "absent.env")
+    assert settings.db_url == url and settings.database == url
+    assert "s3cret-pw" not in repr(settings)
+    sqlite = load_settings({"DISCORD_TOKEN": TOKEN, "MEEPLE_DB": "games/x.db"}, tmp_path / "absent.env")
+    assert sqlite.db_url is None and sqlite.database == "games/x.db" and sqlite.db_path == Path("games/x.db")

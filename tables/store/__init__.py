@@ -8,6 +8,10 @@
                                the action log, boards behind, the click journal
     rows.py                    the columns, the board ledger's columns, log entries and events as JSON
     packing.py                 a finished game's log packed into one row, and read back
+    postgres.py PostgresStore  the same Store on PostgreSQL (asyncpg): only the connection layer differs
+    dialect.py                 the SQLite statements rewritten for PostgreSQL
+
+`open_store` opens either, from MEEPLE_DB: a file path (SQLite) or a postgresql:// URL.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.core import Action
@@ -46,7 +51,17 @@ __all__ = [
     "Store",
     "event_from_json",
     "event_to_json",
+    "open_store",
 ]
+
+
+async def open_store(target: str | Path) -> Store:
+    """Open the database MEEPLE_DB names: a postgresql:// URL on PostgreSQL, anything else a SQLite file."""
+    from tables.store.postgres import PostgresStore, is_postgres_url
+
+    if is_postgres_url(target):
+        return await PostgresStore.open(str(target))
+    return await Store.open(target)
 
 
 class Store(Writes):

@@ -86,6 +86,10 @@ def log_rows(rows: list[Any], packed: bytes | str | None) -> list[ActionRow]:
 
 def unpacked(packed: bytes | str) -> list[Any]:
     """The moves of a packed log, as written by `pack_log` (older ones were stored uncompressed)."""
-    text = zlib.decompress(packed).decode() if isinstance(packed, bytes) else str(packed)
+    if isinstance(packed, bytes):
+        # Logs packed by schema step 8 on PostgreSQL are plain JSON in bytea (SQLite's are text).
+        text = packed.decode() if packed.startswith(b"[") else zlib.decompress(packed).decode()
+    else:
+        text = str(packed)
     moves: list[Any] = json.loads(text)
     return moves

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
-from pathlib import Path
-
 import pytest
 
 from engine.core import Action
 from tables import StaleVersion, TableService, clicks
 from tables.clicks import PendingClick
-from tests.tables.conftest import HOST, started
+from tests.tables.conftest import HOST, raw_rows, started
 
 STRIDE2 = Action.of("stride", n=2)
 
 
-def rows(db_path: Path) -> list[int]:
-    """The ids of the journalled clicks, read from the file as another process would."""
-    with closing(sqlite3.connect(db_path)) as raw:
-        return [int(r[0]) for r in raw.execute("SELECT id FROM pending_clicks ORDER BY id")]
+async def rows(database: str) -> list[int]:
+    """The ids of the journalled clicks, read as another process would."""
+    return [int(str(r[0])) for r in await raw_rows(database, "SELECT id FROM pending_clicks ORDER BY id")]
 
 
 def click(number: int, table_id: int | None, *, move: bool = True) -> PendingClick:
@@ -28,7 +23,7 @@ def click(number: int, table_id: int | None, *, move: bool = True) -> PendingCli
 
 
 async def test_a_journalled_click_survives_until_closed_and_its_token_is_not_in_its_repr(
-    service: TableService, db_path: Path
+    service: TableService, database: str
 ) -> None:
     await service.store.journal_click(click(1, 5))
     await service.store.journal_click(click(2, None, move=False))
@@ -39,11 +34,11 @@ async def test_a_journalled_click_survives_until_closed_and_its_token_is_not_in_
     ]
     assert "secret-token" not in repr(found)
     await service.store.close_click(1)
-    assert rows(db_path) == [2]
+    assert await rows(database) == [2]
 
 
 async def test_the_move_a_click_stores_deletes_its_row_in_the_same_transaction(
-    service: TableService, db_path: Path
+    service: TableService, database: str
 ) -> None:
     table = await started(service)
     mine = click(10, table.id)
@@ -61,12 +56,12 @@ async def test_the_move_a_click_stores_deletes_its_row_in_the_same_transaction(
         await service.act(table.id, HOST, 0, STRIDE2)
     finally:
         clicks.current.reset(mark)
-    assert mine.closed and rows(db_path) == []
+    assert mine.closed and await rows(database) == []
     assert writes == ["transaction"], "the click's row went in the move's own write, not one more"
 
 
 async def test_a_refused_move_or_another_tables_move_leaves_the_click_journalled(
-    service: TableService, db_path: Path
+    service: TableService, database: str
 ) -> None:
     table = await started(service)
     other = await started(service)
@@ -79,4 +74,4 @@ async def test_a_refused_move_or_another_tables_move_leaves_the_click_journalled
         await service.act(other.id, HOST, 0, STRIDE2)
     finally:
         clicks.current.reset(mark)
-    assert not mine.closed and rows(db_path) == [11]
+    assert not mine.closed and await rows(database) == [11]

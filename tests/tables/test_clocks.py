@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -14,13 +13,13 @@ from tables import (
     DeadlineKind,
     NotHost,
     NoticeKind,
-    Store,
     TableService,
     TableStatus,
     Timing,
     UpdateKind,
 )
 from tables.models import DAY, HOUR
+from tables.store import open_store
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 T = TypeVar("T")
@@ -143,12 +142,12 @@ async def test_other_seats_clocks_keep_running_in_simultaneous_phases(
     assert table.deadline(1, DeadlineKind.REMIND) is None
 
 
-async def test_clocks_survive_a_restart(db_path: Path, clock: FakeClock) -> None:
+async def test_clocks_survive_a_restart(database: str, clock: FakeClock) -> None:
     t0 = clock.now
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    first = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(first)
     await first.close()
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     recorder = Recorder()
     second.subscribe(recorder)
     try:

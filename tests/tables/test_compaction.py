@@ -11,14 +11,14 @@ from engine.core import Action, replay
 from engine.verify import verify
 from tables import Store, TableService, TableStatus, UpdateKind
 from tables.migrations import SCHEMA_VERSION
-from tests.tables.conftest import HOST, FakeClock, Recorder, started
+from tests.tables.conftest import HOST, FakeClock, Recorder, columns, raw_rows, started
 from tests.tables.oldschema import UNDO_APART, copy_into_schema
 
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
 
 
-def raw_rows(db_path: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
+def file_rows(db_path: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
     """Rows read with a separate connection (what is really on disk)."""
     with sqlite3.connect(db_path) as raw:
         rows = raw.execute(sql, params).fetchall()
@@ -39,22 +39,22 @@ async def play_to_the_end(service: TableService, table_id: int) -> None:
 
 
 async def test_undo_snapshots_live_apart_and_only_while_undo_may_use_them(
-    service: TableService, db_path: Path
+    service: TableService, database: str
 ) -> None:
     table = await started(service)
     await service.act(table.id, HOST, 0, STRIDE2)
-    kept = raw_rows(db_path, "SELECT seq FROM undo_states WHERE table_id = ?", table.id)
+    kept = await raw_rows(database, "SELECT seq FROM undo_states WHERE table_id = ?", table.id)
     assert kept == [(1,)]
-    assert "before" not in {str(r[1]) for r in raw_rows(db_path, "PRAGMA table_info(actions)")}
+    assert "before" not in await columns(database, "actions")
     await service.undo(table.id, HOST, 1)
-    assert raw_rows(db_path, "SELECT seq FROM undo_states") == [], "the snapshot undo used is deleted"
+    assert await raw_rows(database, "SELECT seq FROM undo_states") == [], "the snapshot undo used is deleted"
     await service.act(table.id, HOST, 2, STRIDE2)
     await service.act(table.id, HOST, 3, ROLL)
-    assert raw_rows(db_path, "SELECT seq FROM undo_states") == [], "a roll (checkpoint) ends undo"
+    assert await raw_rows(database, "SELECT seq FROM undo_states") == [], "a roll (checkpoint) ends undo"
 
 
 async def test_a_finished_game_keeps_its_moves_and_its_record_replays_and_verifies(
-    service: TableService, recorder: Recorder, db_path: Path
+    service: TableService, recorder: Recorder, database: str
 ) -> None:
     table = await started(service, bob=False, bots=2)
     await play_to_the_end(service, table.id)
@@ -62,9 +62,9 @@ async def test_a_finished_game_keeps_its_moves_and_its_record_replays_and_verifi
     assert final.status is TableStatus.FINISHED
 
     # Compacted: the moves are packed in one row; their events and every undo snapshot are gone.
-    assert raw_rows(db_path, "SELECT * FROM actions WHERE table_id = ?", table.id) == []
-    assert raw_rows(db_path, "SELECT * FROM undo_states WHERE table_id = ?", table.id) == []
-    assert len(raw_rows(db_path, "SELECT moves FROM packed_logs WHERE table_id = ?", table.id)) == 1
+    assert await raw_rows(database, "SELECT * FROM actions WHERE table_id = ?", table.id) == []
+    assert await raw_rows(database, "SELECT * FROM undo_states WHERE table_id = ?", table.id) == []
+    assert len(await raw_rows(database, "SELECT moves FROM packed_logs WHERE table_id = ?", table.id)) == 1
     rows = await service.store.actions(table.id)
     assert rows and not any(row.events_kept or row.events for row in rows)
 
@@ -92,15 +92,15 @@ async def test_a_database_of_the_previous_schema_keeps_its_games_undoable_and_re
     await service.close()
     older = db_path.with_name("older.db")
     copy_into_schema(db_path, older, UNDO_APART)
-    before = raw_rows(older, "SELECT table_id, seq, before IS NOT NULL FROM actions ORDER BY table_id, seq")
+    before = file_rows(older, "SELECT table_id, seq, before IS NOT NULL FROM actions ORDER BY table_id, seq")
     assert (playing.id, 1, 1) in before, "the old log holds the undo snapshot"
 
     service = TableService(await Store.open(older), clock=clock, bot_delay=0)
     try:
         assert await service.store.schema_version() == SCHEMA_VERSION
-        assert raw_rows(older, "SELECT table_id, seq FROM undo_states") == [(playing.id, 1)]
-        assert raw_rows(older, "SELECT COUNT(*) FROM actions WHERE table_id = ?", finished.id) == [(0,)]
-        assert len(raw_rows(older, "SELECT moves FROM packed_logs WHERE table_id = ?", finished.id)) == 1
+        assert file_rows(older, "SELECT table_id, seq FROM undo_states") == [(playing.id, 1)]
+        assert file_rows(older, "SELECT COUNT(*) FROM actions WHERE table_id = ?", finished.id) == [(0,)]
+        assert len(file_rows(older, "SELECT moves FROM packed_logs WHERE table_id = ?", finished.id)) == 1
 
         assert await service.log(finished.id) == finished_log
         undone = await service.undo(playing.id, HOST, 1)

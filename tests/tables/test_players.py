@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
 from cogs.settings import matching_zones, parse_quiet
+from tables import TableService
 from tables.paces import Pace, describe, duration, timing_for
 from tables.players import Notify, Players, PlayerSettings, StandingAnswer, parse_clock, quiet_until, zone
-from tables.store import Store
+from tables.store import open_store
+from tests.tables.conftest import HOST, started
 
 
 def at(name: str, *fields: int) -> float:
@@ -78,14 +79,14 @@ def test_each_pace_is_said_in_words() -> None:
         timing_for("ludicrous")
 
 
-async def test_settings_and_standing_answers_are_stored(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "meeple.sqlite3")
+async def test_settings_and_standing_answers_are_stored(database: str) -> None:
+    store = await open_store(database)
     players = Players(store)
     await players.load()
     await players.update(7, time_zone="Asia/Tokyo", quiet_start=1320, quiet_end=480, notify=Notify.DM)
     await players.update(7, standing=StandingAnswer.DECLINE)
     await store.close()
-    store = await Store.open(tmp_path / "meeple.sqlite3")
+    store = await open_store(database)
     players = Players(store)
     await players.load()
     kept = players.get(7)
@@ -98,3 +99,16 @@ async def test_settings_and_standing_answers_are_stored(tmp_path: Path) -> None:
     assert players.standing_answer(5, 7) is StandingAnswer.DECLINE
     assert players.get(8) == PlayerSettings(8), "a player who set nothing has the defaults"
     await store.close()
+
+
+async def test_a_seat_answer_set_again_replaces_the_stored_one(service: TableService, database: str) -> None:
+    table = await started(service)
+    await service.players.set_seat_answer(table.id, HOST, StandingAnswer.DECLINE)
+    await service.players.set_seat_answer(table.id, HOST, StandingAnswer.ASK)
+    store = await open_store(database)
+    try:
+        players = Players(store)
+        await players.load()
+        assert players.seat_answer(table.id, HOST) is StandingAnswer.ASK
+    finally:
+        await store.close()

@@ -12,7 +12,7 @@ import pytest
 import tables.ratings as ratings
 import tables.rebuild_ratings as rebuild_ratings
 from engine.core import Action
-from tables import Store, Table, TableService, TableStatus
+from tables import Store, Table, TableService, TableStatus, open_store
 from tables.errors import StoreUnavailable
 from tables.migrations import MIGRATIONS
 from tables.ratings import BOT_RATINGS, NEW, Rating
@@ -192,7 +192,7 @@ async def test_a_final_save_that_failed_and_was_retried_writes_results_once(
 
 
 async def test_ratings_rebuilt_from_the_results_equal_the_live_ones(
-    service: TableService, db_path: Path, capsys: pytest.CaptureFixture[str]
+    service: TableService, database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for humans, bots in (
         ((HOST, BOB), ()),
@@ -214,9 +214,9 @@ async def test_ratings_rebuilt_from_the_results_equal_the_live_ones(
     assert await all_ratings(service.store) == live
     # And from the command line, on the file.
     await service.store.close()
-    assert await asyncio.to_thread(rebuild_ratings.main, ["--db", str(db_path)]) == 0
+    assert await asyncio.to_thread(rebuild_ratings.main, ["--db", database]) == 0
     assert "3 players from 6 rated games" in capsys.readouterr().out
-    store = await Store.open(db_path)
+    store = await open_store(database)
     try:
         assert await all_ratings(store) == live
     finally:

@@ -22,15 +22,16 @@ from tables import (
     UpdateKind,
 )
 from tables.migrations import MIGRATIONS
+from tables.store import open_store
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)
 
 
 async def test_the_shown_board_follows_the_outbox_and_survives_a_restart(
-    db_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    service = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(service)
     table = await service.set_thread(table.id, 900)
     assert table.board_behind and await service.boards_behind() == [table.id]
@@ -43,7 +44,7 @@ async def test_the_shown_board_follows_the_outbox_and_survives_a_restart(
     await service.close()
 
     # The process died before the new message's id was recorded: the intent is found again.
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    service = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         found = await service.get(table.id)
         assert found.board_posting == 1 and found.board_behind
@@ -108,10 +109,10 @@ async def test_start_records_the_thread_in_the_same_write(service: TableService)
 
 
 async def test_bots_play_on_after_a_long_storage_outage(
-    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    database: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     service = TableService(
-        await Store.open(db_path), clock=clock, bot_delay=0, retry_base=0.001, retry_cap=0.004
+        await open_store(database), clock=clock, bot_delay=0, retry_base=0.001, retry_cap=0.004
     )
     recorder = Recorder()
     service.subscribe(recorder)
@@ -148,9 +149,9 @@ async def _until_seat_moves(service: TableService, table_id: int, seat: int) -> 
 
 
 async def test_an_unexpected_bot_error_is_logged_and_retried(
-    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    database: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0, retry_base=0.01)
+    service = TableService(await open_store(database), clock=clock, bot_delay=0, retry_base=0.01)
     try:
         table = await started(service, bob=False, bots=1)
         rules = type(table.rules)

@@ -3,60 +3,56 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from engine.core import Action
-from tables import StaleVersion, Store, StoreUnavailable, TableService
-from tests.tables.conftest import HOST, FakeClock, started
+from tables import StaleVersion, Store, StoreUnavailable, TableService, open_store
+from tests.tables.conftest import HOST, FakeClock, io_error, raw_rows, started
 
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
 
 
-def counts(db_path: Path, table_id: int) -> tuple[int, int]:
+async def counts(database: str, table_id: int) -> tuple[int, int]:
     """(log rows, undo snapshots) of a table, read with a separate connection."""
-    with sqlite3.connect(db_path) as raw:
-        log = raw.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()[0]
-        undo = raw.execute("SELECT COUNT(*) FROM undo_states WHERE table_id = ?", (table_id,)).fetchone()[0]
-    raw.close()
-    return int(log), int(undo)
+    log = await raw_rows(database, "SELECT COUNT(*) FROM actions WHERE table_id = ?", table_id)
+    undo = await raw_rows(database, "SELECT COUNT(*) FROM undo_states WHERE table_id = ?", table_id)
+    return int(str(log[0][0])), int(str(undo[0][0]))
 
 
-async def test_a_save_over_a_newer_write_changes_nothing(db_path: Path, clock: FakeClock) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
-    second = TableService(await Store.open(db_path, busy_timeout_ms=2000), clock=clock, bot_delay=0)
+async def test_a_save_over_a_newer_write_changes_nothing(database: str, clock: FakeClock) -> None:
+    first = TableService(await open_store(database), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         table = await started(first)
         await second.get(table.id)  # the second process holds the table as it was
         await first.act(table.id, HOST, 0, STRIDE2)
-        assert counts(db_path, table.id) == (1, 1)
+        assert await counts(database, table.id) == (1, 1)
         with pytest.raises(StaleVersion):
             await second.act(table.id, HOST, 0, STRIDE2)
-        assert counts(db_path, table.id) == (1, 1), "the lost update wrote nothing"
+        assert await counts(database, table.id) == (1, 1), "the lost update wrote nothing"
         # It reads the newer table again and goes on from there.
         assert (await second.act(table.id, HOST, 1, ROLL)).table.version == 2
-        assert counts(db_path, table.id) == (2, 0)
+        assert await counts(database, table.id) == (2, 0)
     finally:
         await second.close()
         await first.close()
 
 
 async def test_a_failure_inside_the_save_leaves_log_and_undo_untouched(
-    service: TableService, db_path: Path, monkeypatch: pytest.MonkeyPatch
+    service: TableService, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await started(service)
     await service.act(table.id, HOST, 0, STRIDE2)
 
     def broken(*args: object) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+        raise io_error(database)
 
     monkeypatch.setattr(Store, "_write_deadlines", broken)
     with pytest.raises(StoreUnavailable):
         await service.act(table.id, HOST, 1, ROLL)
-    assert counts(db_path, table.id) == (1, 1)
+    assert await counts(database, table.id) == (1, 1)
     assert (await service.get(table.id)).version == 1
 
 

@@ -20,8 +20,8 @@ from tables.database import DatabaseLock
 from tables.errors import DatabaseProblem, StoreOpenError, StorePaused
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.models import DAY
-from tables.store import SchemaTooNew, Store
-from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, started
+from tables.store import SchemaTooNew, Store, open_store
+from tests.tables.conftest import BOB, HOST, FakeClock, Recorder, io_error, started
 from tests.tables.oldschema import copy_into_schema
 
 STRIDE2 = Action.of("stride", n=2)
@@ -43,15 +43,15 @@ def same(a: Table, b: Table) -> None:
 
 
 async def test_a_new_store_service_on_the_same_file_continues_the_game(
-    db_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    first = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(first)
     await first.act(table.id, HOST, 0, STRIDE2)
     before = await first.get(table.id)
     await first.close()
 
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         after = await second.get(table.id)
         same(before, after)
@@ -65,14 +65,14 @@ async def test_a_new_store_service_on_the_same_file_continues_the_game(
         await second.close()
 
 
-async def test_bots_waiting_at_shutdown_move_after_start_up(db_path: Path, clock: FakeClock) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+async def test_bots_waiting_at_shutdown_move_after_start_up(database: str, clock: FakeClock) -> None:
+    first = TableService(await open_store(database), clock=clock, bot_delay=3600)
     table = await started(first, bob=False, bots=1)
     await first.act(table.id, HOST, 0, STRIDE2)
     await first.act(table.id, HOST, 1, ROLL)
     await first.close()  # the bot was still waiting out its pause
 
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     recorder = Recorder()
     second.subscribe(recorder)
     try:
@@ -187,14 +187,14 @@ async def test_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
 
 
 async def test_a_failure_inside_the_transaction_leaves_the_game_unchanged(
-    service: TableService, monkeypatch: pytest.MonkeyPatch
+    service: TableService, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await started(service)
     await service.act(table.id, HOST, 0, STRIDE2)
     before = await service.get(table.id)
 
     def broken(*args: object) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+        raise io_error(database)
 
     # Fails after the snapshot UPDATE and the log INSERT ran: both must be rolled back.
     original = Store._write_seats
@@ -235,13 +235,13 @@ CRASH = textwrap.dedent(
     import asyncio, os, sys
     from engine import games
     from engine.core import Action
-    from tables import Store, TableService
+    from tables import TableService, open_store
     from tables.store import Store as S
 
     games.register("race", (2,), rules="tests.toygame", renderer=None)
 
     async def main():
-        service = TableService(await Store.open(sys.argv[1]), bot_delay=0)
+        service = TableService(await open_store(sys.argv[1]), bot_delay=0)
         def die(*args):
             os._exit(3)  # the process dies between two statements of the transaction
         S._write_seats = die
@@ -253,22 +253,22 @@ CRASH = textwrap.dedent(
 
 
 async def test_a_process_killed_inside_the_transaction_leaves_the_old_state(
-    db_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    service = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(service)
     await service.act(table.id, HOST, 0, STRIDE2)
     before = await service.get(table.id)
     await service.close()
     done = subprocess.run(
-        [sys.executable, "-c", CRASH, str(db_path), str(table.id), str(HOST)],
+        [sys.executable, "-c", CRASH, database, str(table.id), str(HOST)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 3, done.stderr
-    again = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    again = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         same(before, await again.get(table.id))
         assert len(await again.store.actions(table.id)) == 1
@@ -288,9 +288,9 @@ def test_tables_imports_no_discord() -> None:
 
 
 async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
-    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    database: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first = TableService(await Store.open(db_path), clock=clock, bot_delay=3600)
+    first = TableService(await open_store(database), clock=clock, bot_delay=3600)
     race = await started(first, bob=False, bots=1)
     vote = await started(first, "vote")
     await first.act(race.id, HOST, 0, STRIDE2)
@@ -298,7 +298,7 @@ async def test_a_table_of_a_game_no_longer_installed_does_not_stop_the_others(
     await first.close()
 
     monkeypatch.delitem(games.GAMES, "vote")
-    second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    second = TableService(await open_store(database), clock=clock, bot_delay=0)
     try:
         await second.start()
         await second.idle()
@@ -321,6 +321,7 @@ async def _fill_until_full(service: TableService) -> StoreUnavailable:
     raise AssertionError("the database never filled up")
 
 
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)  # SQLite's page cap stands for the disk
 async def test_a_full_disk_pauses_the_games_logged_once_with_its_cause(
     service: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:

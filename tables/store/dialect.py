@@ -1,0 +1,123 @@
+"""The store's SQL, written for SQLite, as PostgreSQL takes it: placeholders, upserts, types.
+
+The statements of the store (and of tables.results, tables.ratings, tables.players, ...) are
+written once, in SQLite's dialect; PostgreSQL gets each one rewritten here, once per text:
+
+    ?                          -> $1, $2, ... (outside quoted strings)
+    INSERT OR REPLACE INTO t   -> INSERT INTO t ... ON CONFLICT (t's primary key) DO UPDATE SET
+                                  every column given but the key (SQLite would delete and insert:
+                                  the same row, since every such statement names all its columns)
+    INSERT OR IGNORE INTO t    -> INSERT INTO t ... ON CONFLICT DO NOTHING
+    ORDER BY rowid             -> ORDER BY ctid (insertion order of rows written together)
+    INSERT INTO t (with an id the database assigns) -> ... RETURNING id, for `lastrowid`
+
+and a schema step's types: INTEGER -> BIGINT (Discord ids need 64 bits), REAL -> DOUBLE
+PRECISION (SQLite's REAL is 8 bytes, PostgreSQL's 4), BLOB -> BYTEA, and INTEGER PRIMARY KEY
+AUTOINCREMENT -> an identity column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_UPSERT = re.compile(
+    r"^\s*INSERT\s+OR\s+(REPLACE|IGNORE)\s+INTO\s+(\w+)\s*\(([^)]*)\)", re.IGNORECASE | re.DOTALL
+)
+_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\b", re.IGNORECASE)
+_ROWS = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement as PostgreSQL takes it, and how its outcome is read."""
+
+    text: str
+    returns_rows: bool
+    """Read with fetch (a query, or an INSERT given RETURNING id); else the status tag gives the row count."""
+    returns_id: bool = False
+    """The first column of the first row is the `lastrowid` SQLite would give."""
+
+
+@dataclass(slots=True)
+class Dialect:
+    """Rewrites the store's SQLite statements for PostgreSQL, knowing the keys of the schema's tables."""
+
+    keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each table's primary key columns (read from the database's catalog)."""
+    generated_ids: frozenset[str] = frozenset()
+    """Tables whose `id` the database assigns (SQLite's AUTOINCREMENT)."""
+    _seen: dict[str, Statement] = field(default_factory=dict)
+
+    def statement(self, sql: str) -> Statement:
+        """`sql` rewritten for PostgreSQL (cached: the store's statements are few and repeated)."""
+        known = self._seen.get(sql)
+        if known is None:
+            known = self._seen[sql] = self._rewrite(sql)
+        return known
+
+    def _rewrite(self, sql: str) -> Statement:
+        text = numbered(sql.strip().rstrip(";"))
+        text = re.sub(r"\bORDER BY rowid\b", "ORDER BY ctid", text)
+        upsert = _UPSERT.match(text)
+        if upsert is not None:
+            how, table, columns = upsert.group(1).upper(), upsert.group(2), upsert.group(3)
+            text = f"INSERT INTO {table} ({columns}){text[upsert.end() :]}"
+            if how == "IGNORE":
+                text += " ON CONFLICT DO NOTHING"
+            else:
+                key = self.keys.get(table.lower())
+                if not key:
+                    raise ValueError(f"INSERT OR REPLACE into {table}, which has no primary key known")
+                others = [c.strip() for c in columns.split(",") if c.strip() and c.strip() not in key]
+                action = (
+                    "DO UPDATE SET " + ", ".join(f"{c} = EXCLUDED.{c}" for c in others)
+                    if others
+                    else "DO NOTHING"
+                )
+                text += f" ON CONFLICT ({', '.join(key)}) {action}"
+        inserted = _INSERT.match(text)
+        if (
+            inserted is not None
+            and inserted.group(1).lower() in self.generated_ids
+            and "RETURNING" not in text
+        ):
+            return Statement(text + " RETURNING id", returns_rows=True, returns_id=True)
+        return Statement(text, returns_rows=_ROWS.match(text) is not None or "RETURNING" in text.upper())
+
+
+def numbered(sql: str) -> str:
+    """SQLite's `?` placeholders as PostgreSQL's `$1, $2, ...`, leaving quoted text alone."""
+    out: list[str] = []
+    n = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in ("'", '"'):
+            quote = char
+        elif char == "?":
+            n += 1
+            out.append(f"${n}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+_DDL = re.compile(r"^\s*(CREATE\s+TABLE|ALTER\s+TABLE\s+\w+\s+ADD\s+COLUMN)\b", re.IGNORECASE)
+
+
+def schema_statement(sql: str) -> str:
+    """A schema step's statement with PostgreSQL's types (only table definitions are touched)."""
+    if _DDL.match(sql) is None:
+        return sql
+    sql = re.sub(
+        r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b",
+        "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        sql,
+        flags=re.IGNORECASE,
+    )
+    sql = re.sub(r"\bINTEGER\b", "BIGINT", sql, flags=re.IGNORECASE)
+    sql = re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql, flags=re.IGNORECASE)
+    return re.sub(r"\bBLOB\b", "BYTEA", sql, flags=re.IGNORECASE)
