@@ -23,7 +23,6 @@ SCANNED = sorted(
         *ROOT.glob("tables/**/*.py"),
         *ROOT.glob("renderers/**/*.py"),
         *ROOT.glob("engine/*/text.py"),
-        *ROOT.glob("engine/*/describe.py"),
     }
 )
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
 import pytest
 
+from engine import SKELETON
 from engine.core import Rules
 from engine.games import GAMES, Game, UnknownGame, game, get_rules, registration
 from tests.toygame import RULES as RACE
@@ -53,3 +56,14 @@ def test_hidden_information_is_set_exactly_for_games_whose_seats_see_more(game_i
 
 def test_the_toy_race_hides_its_secrets_and_says_so() -> None:
     assert RACE.hidden_information and _sees_more(RACE, 2)
+
+
+@pytest.mark.parametrize("entry", GAMES.values(), ids=list(GAMES))
+def test_each_registered_game_package_follows_the_skeleton(entry: Game) -> None:
+    package = importlib.import_module(entry.rules)
+    assert package.__file__ is not None and package.__file__.endswith("__init__.py"), "a game is a package"
+    found = {module.name for module in pkgutil.iter_modules(package.__path__)} | {"__init__"}
+    assert set(SKELETON) <= found, f"{entry.id} lacks {sorted(set(SKELETON) - found)}"
+    assert package.RULES is importlib.import_module(f"{entry.rules}.rules").RULES
+    assert package.RULES.option_specs == importlib.import_module(f"{entry.rules}.options").OPTION_SPECS
+    assert callable(importlib.import_module(f"{entry.rules}.text").describe)

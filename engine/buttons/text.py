@@ -105,7 +105,7 @@ _LINES: dict[str, Callable[[Mapping[str, JSON], Who], str]] = {
 }
 
 
-def describe_event(event: Event, names: Sequence[str] | None = None) -> str:
+def describe(event: Event, names: Sequence[str] | None = None) -> str:
     """One line of English for a Buttons event, seats called by `names` ("Player 1, 2..." if None)."""
     line = _LINES.get(event.kind)
     if line is None:
