@@ -6,9 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core import Event, player_name
-from engine.troyes.data import activities, board, events
-from engine.troyes.kinds import NEUTRAL
-from engine.words import count
+from engine.troyes import board as city
+from engine.troyes.data import Figures, activities, board, events
+from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE
+from engine.troyes.state import TroyesState
+from engine.words import ENGLISH, Words, count
 
 
 def who(seat: Any, names: Sequence[str] | None = None) -> str:
@@ -239,3 +241,108 @@ def sentence(line: str, names: Sequence[str] | None) -> str:
     if names and any(line.startswith(n) for n in names if n):
         return line
     return line[:1].upper() + line[1:]
+
+
+# -- what a card's activations give (the figures are the data's: activities.json) ----------------
+
+
+def deniers_change(n: int, *, words: Words = ENGLISH) -> str:
+    """ "+6 deniers", "+1 denier", "−2 deniers" (a true minus sign)."""
+    if n < 0:
+        return words.ngettext("−{count} denier", "−{count} deniers", -n)
+    return words.ngettext("+{count} denier", "+{count} deniers", n)
+
+
+def _paid(price: Figures, n: int, words: Words) -> list[str]:
+    """ "pay 3 deniers", "pay 1 influence": what `n` activations cost."""
+    parts = []
+    if price.deniers:
+        parts.append(words.ngettext("pay {count} denier", "pay {count} deniers", price.deniers * n))
+    if price.influence:
+        parts.append(words.ngettext("pay {count} influence", "pay {count} influence", price.influence * n))
+    return parts
+
+
+def _gains(gain: Figures, n: int, words: Words) -> list[str]:
+    """ "+6 deniers", "+1 influence", "+2 VP": what `n` activations give."""
+    parts = [deniers_change(gain.deniers * n, words=words)] if gain.deniers else []
+    if gain.influence:
+        parts.append(words.ngettext("+{count} influence", "+{count} influence", gain.influence * n))
+    if gain.vp:
+        parts.append(words.ngettext("+{count} VP", "+{count} VP", gain.vp * n))
+    return parts
+
+
+def activation_yield(view: TroyesState, seat: int, index: int, times: int, *, words: Words = ENGLISH) -> str:
+    """What `times` activations of activity card `index` give `seat`, e.g. "pay 3 deniers, +2 VP".
+
+    The figures are the card's price and gain (the data's), counted on the board for the cards
+    that count something.
+    """
+    card = activities()[view.cards[index].id]
+    n, gain, name = times, card.gain, words.gettext(card.name)
+    if card.delayed:
+        return words.ngettext(
+            "{count} {card} cube to use later", "{count} {card} cubes to use later", n, card=name
+        )
+    effect = card.effect
+    if effect == "miller":
+        most = max(city.standing(view, PALACE, seat), city.standing(view, BISHOPRIC, seat))
+        return deniers_change(gain.deniers * most * n, words=words)
+    if effect == "glassblower":
+        pairs = city.cathedral_cubes(view, seat) // 2
+        return words.ngettext("+{count} VP", "+{count} VP", pairs * gain.vp * n)
+    if effect == "captain":
+        carrying = sum(1 for slot in view.queue if seat in slot.cubes)
+        return words.ngettext("+{count} VP", "+{count} VP", carrying * gain.vp * n)
+    if effect == "tax_collector":
+        due = sum(city.standing(view, CITY_HALL, s) for s in range(view.seats) if s != seat)
+        due += city.standing(view, CITY_HALL, NEUTRAL)
+        got = due * gain.deniers * n
+        return words.ngettext("+{count} denier from City Hall", "+{count} deniers from City Hall", got)
+    if effect == "chivalry":
+        return words.gettext("{times}× a cube on events per red die left", times=n)
+    if effect == "procession":
+        return words.ngettext(
+            "+{count} VP to the most dice left", "+{count} VP to the most dice left", gain.vp * n
+        )
+    if effect == "joust":
+        return words.ngettext(
+            "+{count} VP if your red total left is the highest",
+            "+{count} VP if your red total left is the highest",
+            gain.vp * n,
+        )
+    if effect == "archer":
+        return words.ngettext(
+            "{count} roll: 3+ puts a cube on an event", "{count} rolls: 3+ puts a cube on an event", n
+        )
+    if effect == "diplomat":
+        cubes = words.ngettext("{count} cube on events", "{count} cubes on events", n)
+        return ", ".join([*_paid(card.price, n, words), cubes])
+    parts = [*_paid(card.price, n, words), *_gains(gain, n, words)]
+    if parts:
+        return ", ".join(parts)
+    return words.gettext("{times}× {effect}", times=n, effect=words.gettext(card.text).rstrip("."))
+
+
+def asked_yield(card_id: str, n: int, *, words: Words = ENGLISH) -> str:
+    """What `n` activations of a card whose number is asked give: "pay 2 influence, gain 12 deniers"."""
+    card = activities()[card_id]
+    if card.effect == "procession":
+        return words.ngettext(
+            "{count} VP to each player with the most dice left",
+            "{count} VP to each player with the most dice left",
+            card.gain.vp * n,
+        )
+    if card.effect == "diplomat":
+        cubes = words.ngettext("put {count} cube on an event", "put {count} cubes on events", n)
+        return ", ".join([*_paid(card.price, n, words), cubes])
+    gain = card.gain
+    gains = []
+    if gain.deniers:
+        gains.append(words.ngettext("gain {count} denier", "gain {count} deniers", gain.deniers * n))
+    if gain.influence:
+        gains.append(words.ngettext("gain {count} influence", "gain {count} influence", gain.influence * n))
+    if gain.vp:
+        gains.append(words.ngettext("gain {count} VP", "gain {count} VP", gain.vp * n))
+    return ", ".join([*_paid(card.price, n, words), *gains])
