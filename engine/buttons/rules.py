@@ -34,6 +34,7 @@ from engine.core import (
     rank,
 )
 from engine.rng import Rng
+from engine.words import ENGLISH, Words
 
 
 class ButtonsRules(Rules[ButtonsState]):
@@ -267,8 +268,8 @@ class ButtonsRules(Rules[ButtonsState]):
         )
         return Outcome(scores, rank(scores), breakdown)
 
-    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
-        return text.describe(event, names)
+    def describe(self, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+        return text.describe(event, names, words=words)
 
     def bots(self) -> Mapping[str, Bot[ButtonsState]]:
         return BOTS

@@ -15,6 +15,7 @@ from engine.troyes.options import OPTION_SPECS
 from engine.troyes.scoring import breakdown
 from engine.troyes.setup import new_game
 from engine.troyes.state import TroyesState
+from engine.words import ENGLISH, Words
 
 
 class TroyesRules(Rules[TroyesState]):
@@ -69,8 +70,8 @@ class TroyesRules(Rules[TroyesState]):
         summary = ("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners)
         return Outcome(scores, ranks, lines, summary)
 
-    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
-        return text.describe(event, names)
+    def describe(self, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+        return text.describe(event, names, words=words)
 
     def bots(self) -> Mapping[str, Bot[TroyesState]]:
         return BOTS

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gettext
 import importlib
+import inspect
 import pkgutil
 from typing import Any
 
@@ -11,6 +13,7 @@ import pytest
 from engine import SKELETON
 from engine.core import Rules
 from engine.games import GAMES, Game, UnknownGame, game, get_rules, registration
+from engine.words import Words
 from tests.toygame import RULES as RACE
 
 
@@ -66,4 +69,36 @@ def test_each_registered_game_package_follows_the_skeleton(entry: Game) -> None:
     assert set(SKELETON) <= found, f"{entry.id} lacks {sorted(set(SKELETON) - found)}"
     assert package.RULES is importlib.import_module(f"{entry.rules}.rules").RULES
     assert package.RULES.option_specs == importlib.import_module(f"{entry.rules}.options").OPTION_SPECS
-    assert callable(importlib.import_module(f"{entry.rules}.text").describe)
+    describe = importlib.import_module(f"{entry.rules}.text").describe
+    assert "words" in inspect.signature(describe).parameters, "the engine's words come in a Words"
+
+
+class _Marked(Words):
+    """A language whose every message comes back bracketed, so a line built outside the catalog shows."""
+
+    def __init__(self) -> None:
+        super().__init__("xx", gettext.NullTranslations())
+
+    def gettext(self, message: str, /, **fields: object) -> str:
+        return f"⟦{super().gettext(message, **fields)}⟧"
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
+        return f"⟦{super().ngettext(singular, plural, count, **fields)}⟧"
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_log_line_of_a_game_is_one_catalog_message(game_id: str) -> None:
+    """Issue 36: the engine's text goes through the Words it is handed, a whole message per line."""
+    rules = get_rules(game_id)
+    marked = _Marked()
+    for seats in game(game_id).sample_seats:
+        state = rules.setup(seats, None, seats)
+        events = list(rules.opening(state))
+        while prompts := rules.prompts(state):
+            transition = rules.apply(state, prompts[0].seat, rules.bot_action(state, prompts[0], "random"))
+            state = transition.state
+            events += transition.events
+        for event in events:
+            for names in (None, ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"]):
+                line = rules.describe(event, names, words=marked)
+                assert not line or (line.startswith("⟦") and line.endswith("⟧")), line
