@@ -248,7 +248,7 @@ def _player(
     _name_line(canvas, top, view, seat, player, name, is_viewer, active, score, w)
     tokens, rest = rest.take_top(TOKEN_H, 8)
     for index, token_box in enumerate(tokens.columns(3, 8)):
-        _token(canvas, token_box, index, player.tokens[index])
+        _token(canvas, token_box, index, player.tokens[index], w)
     karma_box, track = rest.take_right(KARMA_W, 12)
     _track(canvas, track, player)
     _karma(canvas, karma_box, view, player)
@@ -313,14 +313,19 @@ def _name_line(
         x = canvas.pill(x, cy - (TEXT_MIN + TEXT_MIN // 2) // 2, text, TEXT_MIN, fill).right + 6
 
 
-def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:
+def _token(canvas: Canvas, box: Box, index: int, token: Token, w: Words = ENGLISH) -> None:
     """A tomato token: its number, the vine's dice (seed first, marked) and the vine's value."""
     canvas.panel(box, fill=palette.PANEL_SUNK, edge=None, radius=10)
     canvas.paste(shapes.tomato(28, ripe=not token.empty), box.x + 8, box.y + 6)
     canvas.text((box.x + 42, box.y + 8), str(index + 1), TEXT, fill=palette.TEXT_DIM)
     if token.empty:
         canvas.text(
-            (box.center[0], box.y + 66), "empty", TEXT, fill=palette.TEXT_DIM, bold=False, anchor="mm"
+            (box.center[0], box.y + 66),
+            w.gettext("empty"),
+            TEXT,
+            fill=palette.TEXT_DIM,
+            bold=False,
+            anchor="mm",
         )
         return
     value = token.value
