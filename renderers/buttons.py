@@ -181,9 +181,9 @@ def roll_title(view: ButtonsState, names: Sequence[str], w: Words = ENGLISH) -> 
             else w.gettext("{name}'s roll", name=name)
         )
     name, dice = names[roll.seat], 2 + view.pool
-    s = "" if name.endswith("s") else "s"
+    apostrophe_s = not name.endswith("s")  # "Bob's", but "Jess'"
     if roll.bust:
-        if s:
+        if apostrophe_s:
             return w.ngettext(
                 "Last roll: {name}'s, busted · next roll {count} die",
                 "Last roll: {name}'s, busted · next roll {count} dice",
@@ -196,7 +196,7 @@ def roll_title(view: ButtonsState, names: Sequence[str], w: Words = ENGLISH) -> 
             dice,
             name=name,
         )
-    if s:
+    if apostrophe_s:
         return w.ngettext(
             "Last roll: {name}'s · next roll {count} die",
             "Last roll: {name}'s · next roll {count} dice",

@@ -39,7 +39,7 @@ def test_every_word_a_board_draws_came_from_its_language(game_id: str, module: A
     names = ["Ann", "Bob", "Cy"]
     for seats in (1, 3) if rules.min_players == 1 else (3,):
         every = list(states(rules, seats, 7))
-        for state in every[:: max(1, len(every) // 12)] + [every[-1]]:
+        for state in [*every[:: max(1, len(every) // 12)], every[-1]]:
             said = _Recording()
             canvas = module.draw(rules.view(state, 0), 0, names[:seats], w=said)
             for drawn in canvas.drawn:
