@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from engine.core import OptionSpec
+from engine.words import N_
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "two_dice_2p",
-        "Two dice per exit (2 players)",
+        N_("Two dice per exit (2 players)"),
         False,
-        help="opting out or busting takes two plain dice, not one",
+        help=N_("opting out or busting takes two plain dice, not one"),
         short="two_dice",
     ),
 )

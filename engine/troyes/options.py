@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from engine.core import OptionSpec
+from engine.words import N_
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "tiebreak",
-        "Tie-break",
+        N_("Tie-break"),
         False,
-        help="tied players are ranked by deniers, then influence, not sharing the win",
+        help=N_("tied players are ranked by deniers, then influence, not sharing the win"),
         short="tiebreak",
     ),
 )
