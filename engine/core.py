@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from engine import codec
 from engine.codec import JSON
 from engine.rng import Rng
+from engine.words import ENGLISH, Words
 
 Scalar = int | str | bool | None
 ArgValue = Scalar | tuple[int, ...] | tuple[str, ...]
@@ -149,11 +150,11 @@ def rank(keys: Sequence[Sequence[int] | int]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in normal if other > mine) for mine in normal)
 
 
-def player_name(seat: int, names: Sequence[str] | None = None) -> str:
+def player_name(seat: int, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
     """A seat in a log line: its entry of `names`, else "Player N" (seats count from 1 for people)."""
     if names is not None and 0 <= seat < len(names):
         return names[seat]
-    return f"Player {seat + 1}"
+    return words.gettext("Player {number}", number=seat + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,10 +380,10 @@ class Rules(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """The final result, or None while the game goes on."""
 
-    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
-        """One line of plain English for the game log, seats called by `names` (None: "Player N").
+    def describe(self, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+        """One line for the game log in the language of `words`, seats called by `names` (None: "Player N").
 
-        Games call seats through `player_name(seat, names)`.
+        Games word it in their `text.describe` and call seats through `player_name(seat, names, words=words)`.
         """
         details = ", ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind}: {details}" if details else event.kind

@@ -14,7 +14,8 @@ from PIL import Image
 from engine.buttons import RULES
 from engine.buttons.faces import SIZE, Colour
 from engine.buttons.state import LINE, TARGET, ButtonsState, Cell, Phase, PlayerBoard, Status
-from engine.words import count, signed
+from engine.words import ENGLISH, N_, Words
+from engine.words import words as words_in
 from renderers import palette, shapes
 from renderers.dice import DieStyle, PipShape
 from renderers.kit import Canvas
@@ -55,15 +56,26 @@ PLAIN = DieStyle(
     "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.05, PipShape.ROUND, "B"
 )
 
+COLOUR_NAMES = {
+    Colour.RED: N_("Red"),
+    Colour.YELLOW: N_("Yellow"),
+    Colour.GREEN: N_("Green"),
+    Colour.BLUE: N_("Blue"),
+}
+"""A colour's name as a board shows it."""
+
 _STATUS = {
-    Status.IN: ("IN", palette.GOOD),
-    Status.OPTED_OUT: ("OPTED OUT", palette.BUTTON_BLUE),
-    Status.BUSTED: ("BUSTED", palette.WARNING),
+    Status.IN: (N_("IN"), palette.GOOD),
+    Status.OPTED_OUT: (N_("OPTED OUT"), palette.BUTTON_BLUE),
+    Status.BUSTED: (N_("BUSTED"), palette.WARNING),
 }
 
 
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+def _whose_turn(name: str, doing: str, w: Words) -> str:
+    """ "Ann's turn: place a button" ("Jess' turn" for a name ending in s)."""
+    if name.endswith("s"):
+        return w.gettext("{name}' turn: {doing}", name=name, doing=doing)
+    return w.gettext("{name}'s turn: {doing}", name=name, doing=doing)
 
 
 def render(
@@ -78,9 +90,9 @@ def render(
 
     Each player still to answer the open roll has the cells it lets them use outlined;
     `legal_cells`, when given, replaces the viewer's own (the caller may compute them from
-    the prompts).
+    the prompts). Its words are in `language`.
     """
-    return draw(view, viewer, names, legal_cells).image
+    return draw(view, viewer, names, legal_cells, w=words_in(language)).image
 
 
 def draw(
@@ -88,6 +100,8 @@ def draw(
     viewer: int | None,
     names: Sequence[str],
     legal_cells: Collection[Cell] | None = None,
+    *,
+    w: Words = ENGLISH,
 ) -> Canvas:
     """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     seats = view.seats
@@ -95,11 +109,11 @@ def draw(
     targets: dict[int, Collection[Cell]] = {seat: view.candidate_cells(seat) for seat in range(seats)}
     if viewer is not None and legal_cells is not None:
         targets[viewer] = legal_cells
-    status = _status_lines(view, viewer, shown)
+    status = _status_lines(view, viewer, shown, w)
     header_h = 28 + len(status) * (STATUS + 10)
     column_w = (WIDTH - 2 * PAD - GAP) // 2
-    notes = [_notes(view, board) for board in view.boards]
-    note_lines = max(len(_note_rows(seat_notes, column_w - 20)) for seat_notes in notes)
+    notes = [_notes(view, board, w) for board in view.boards]
+    note_lines = max(len(_note_rows(seat_notes, column_w - 20, w)) for seat_notes in notes)
     panel_h = _panel_height(note_lines)
     rows = (seats + 1) // 2
     height = PAD + header_h + GAP + ROLL_H + GAP + rows * (panel_h + GAP) - GAP + PAD
@@ -107,67 +121,104 @@ def draw(
     area = canvas.box.inset(PAD)
     header, rest = area.take_top(header_h, GAP)
     roll_box, rest = rest.take_top(ROLL_H, GAP)
-    _header(canvas, header, view, status)
-    _roll(canvas, roll_box, view, shown)
+    _header(canvas, header, view, status, w)
+    _roll(canvas, roll_box, view, shown, w)
     panels = [box for band in rest.rows(rows, GAP) for box in band.columns(2, GAP)]
     for seat in range(seats):
-        _player(canvas, panels[seat], view, seat, shown[seat], seat == viewer, targets, notes[seat])
+        _player(canvas, panels[seat], view, seat, shown[seat], seat == viewer, targets, notes[seat], w)
     return canvas
 
 
 # -- header ----------------------------------------------------------------------------------
 
 
-def _status_lines(view: ButtonsState, viewer: int | None, names: list[str]) -> list[str]:
+def _status_lines(view: ButtonsState, viewer: int | None, names: list[str], w: Words) -> list[str]:
     """Whose turn and what they do (or the result), wrapped to at most two lines."""
     if view.phase is Phase.OVER:
-        text = _result_line(view, names)
+        text = _result_line(view, names, w)
     elif view.phase is Phase.STARS:
-        text = "End of the round: choose which buttons become stars"
+        text = w.gettext("End of the round: choose which buttons become stars")
     else:
-        who = "Your" if view.active == viewer else _possessive(fit(names[view.active], font(STATUS), 400))
-        doing = "roll or opt out" if view.phase is Phase.TURN else "place a button"
-        text = f"{who} turn: {doing}"
+        doing = w.gettext("roll or opt out") if view.phase is Phase.TURN else w.gettext("place a button")
+        if view.active == viewer:
+            text = w.gettext("Your turn: {doing}", doing=doing)
+        else:
+            text = _whose_turn(fit(names[view.active], font(STATUS), 400), doing, w)
     return wrap(text, font(STATUS), WIDTH - 2 * PAD - 44)
 
 
-def _header(canvas: Canvas, box: Box, view: ButtonsState, status: list[str]) -> None:
+def _header(canvas: Canvas, box: Box, view: ButtonsState, status: list[str], w: Words) -> None:
     # With 3 players one bonus colour is out of play for the whole game.
-    tag = None if view.removed is None else (f"Out of play: {view.removed.label}", palette.PANEL_EDGE)
-    title = f"BUTTONS · ROUND {view.round}"
+    removed = None if view.removed is None else w.gettext(COLOUR_NAMES[view.removed])
+    tag = (
+        None if removed is None else (w.gettext("Out of play: {colour}", colour=removed), palette.PANEL_EDGE)
+    )
+    title = w.gettext("BUTTONS · ROUND {round}", round=view.round)
     canvas.header(box, title, status, over=view.phase is Phase.OVER, tag=tag, sizes=(TEXT_MIN, STATUS))
 
 
-def _result_line(view: ButtonsState, names: list[str]) -> str:
+def _result_line(view: ButtonsState, names: list[str], w: Words) -> str:
     outcome = RULES.outcome(view)
     assert outcome is not None
     winners = [names[seat] for seat, place in enumerate(outcome.ranks) if place == 1]
-    return game_over_line(winners, max(outcome.scores))
+    return game_over_line(winners, max(outcome.scores), words=w)
 
 
 # -- the roll --------------------------------------------------------------------------------
 
 
-def roll_title(view: ButtonsState, names: Sequence[str]) -> str:
+def roll_title(view: ButtonsState, names: Sequence[str], w: Words = ENGLISH) -> str:
     """The caption over the dice: whose roll is open, or, between rolls, whose the last one was,
     whether it busted, and how many dice the next roll has."""
     roll = view.roll
     if roll is None:
-        return "Dice"
+        return w.gettext("Dice")
     if view.phase is Phase.PLACE:
-        return f"{_possessive(names[view.active])} roll"
-    busted = ", busted" if roll.bust else ""
-    return f"Last roll: {_possessive(names[roll.seat])}{busted} · next roll {2 + view.pool} dice"
+        name = names[view.active]
+        return (
+            w.gettext("{name}' roll", name=name)
+            if name.endswith("s")
+            else w.gettext("{name}'s roll", name=name)
+        )
+    name, dice = names[roll.seat], 2 + view.pool
+    apostrophe_s = not name.endswith("s")  # "Bob's", but "Jess'"
+    if roll.bust:
+        if apostrophe_s:
+            return w.ngettext(
+                "Last roll: {name}'s, busted · next roll {count} die",
+                "Last roll: {name}'s, busted · next roll {count} dice",
+                dice,
+                name=name,
+            )
+        return w.ngettext(
+            "Last roll: {name}', busted · next roll {count} die",
+            "Last roll: {name}', busted · next roll {count} dice",
+            dice,
+            name=name,
+        )
+    if apostrophe_s:
+        return w.ngettext(
+            "Last roll: {name}'s · next roll {count} die",
+            "Last roll: {name}'s · next roll {count} dice",
+            dice,
+            name=name,
+        )
+    return w.ngettext(
+        "Last roll: {name}' · next roll {count} die",
+        "Last roll: {name}' · next roll {count} dice",
+        dice,
+        name=name,
+    )
 
 
-def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> None:
+def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str], w: Words) -> None:
     """The dice of the latest roll: the white die (row), the gold die and the plain dice (columns)."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
     inner = box.inset(14, 10)
     caption, rest = inner.take_top(28, 8)
     dice_box, rest = rest.take_top(56, 8)
     foot = rest
-    title = roll_title(view, [fit(name, font(TEXT_MIN), 220) for name in names])
+    title = roll_title(view, [fit(name, font(TEXT_MIN), 220) for name in names], w)
     canvas.text((caption.x, caption.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=caption.w)
     roll = view.roll
     cy = dice_box.y + dice_box.h // 2
@@ -176,39 +227,49 @@ def _roll(canvas: Canvas, box: Box, view: ButtonsState, names: list[str]) -> Non
         for style in (WHITE, GOLD, *([PLAIN] * view.pool)):
             canvas.die(x, cy - DIE // 2, DIE, 0, style)
             x += DIE + 8
-        canvas.text((x + 8, cy), "not rolled yet", TEXT, fill=palette.TEXT_DIM, anchor="lm", bold=False)
+        canvas.text(
+            (x + 8, cy), w.gettext("not rolled yet"), TEXT, fill=palette.TEXT_DIM, anchor="lm", bold=False
+        )
         return
     # The roll stays on show after it is resolved, when the active seat has moved on.
     live = view.phase is Phase.PLACE
     x = dice_box.x
     canvas.die(x, cy - DIE // 2, DIE, roll.white, WHITE)
     x += DIE + 8
-    x += round(canvas.text((x, cy), f"row {roll.white}", TEXT, anchor="lm")) + 22
+    x += round(canvas.text((x, cy), w.gettext("row {row}", row=roll.white), TEXT, anchor="lm")) + 22
     canvas.die(x, cy - DIE // 2, DIE, roll.gold, GOLD)
     x += DIE + 8
-    used = canvas.text((x, cy - 2), f"col {roll.gold}", TEXT, fill=palette.DIE_GOLD, anchor="ls")
+    used = canvas.text(
+        (x, cy - 2), w.gettext("col {column}", column=roll.gold), TEXT, fill=palette.DIE_GOLD, anchor="ls"
+    )
     used = max(
-        used, canvas.text((x, cy + 2), "for all", TEXT_MIN, fill=palette.DIE_GOLD, anchor="lt", bold=False)
+        used,
+        canvas.text(
+            (x, cy + 2), w.gettext("for all"), TEXT_MIN, fill=palette.DIE_GOLD, anchor="lt", bold=False
+        ),
     )
     x += round(used) + 22
     for value in roll.plain:
         canvas.die(x, cy - DIE // 2, DIE, value, PLAIN)
         x += DIE + 8
     columns = sorted(set(roll.columns()))
-    label = f"{'col' if len(columns) == 1 else 'cols'} {', '.join(str(c) for c in columns)}"
+    label = w.ngettext(
+        "col {columns}", "cols {columns}", len(columns), columns=", ".join(str(c) for c in columns)
+    )
     foot_cy = foot.y + foot.h // 2
     key_right = foot.right
     if live:
         # The legend of the outlined cells.
-        key_w = 30 + 10 + round(width("can place now", font(TEXT_MIN, False)))
+        can_place = w.gettext("can place now")
+        key_w = 30 + 10 + round(width(can_place, font(TEXT_MIN, False)))
         key = Box(foot.right - key_w, foot_cy - 15, 30, 30)
         canvas.draw.rectangle(key.corners, fill=palette.PANEL_EDGE)
         _target_frame(canvas, key, 6)
-        canvas.text((key.right + 10, foot_cy), "can place now", TEXT_MIN, anchor="lm", bold=False)
+        canvas.text((key.right + 10, foot_cy), can_place, TEXT_MIN, anchor="lm", bold=False)
         key_right = key.x - 16
         # The name gives way to the columns: they are what the line is for.
         room = min(260, key_right - foot.x - round(width(f": {label}", font(TEXT))))
-        label = f"{fit(names[view.active], font(TEXT), room)}: {label}"
+        label = w.gettext("{name}: {columns}", name=fit(names[view.active], font(TEXT), room), columns=label)
     canvas.text((foot.x, foot_cy), label, TEXT, anchor="lm", max_width=key_right - foot.x)
 
 
@@ -235,6 +296,7 @@ def _player(
     is_viewer: bool,
     targets: Mapping[int, Collection[Cell]],
     notes: list[Note],
+    w: Words = ENGLISH,
 ) -> None:
     board = view.boards[seat]
     active = seat == view.active and view.phase in (Phase.TURN, Phase.PLACE)
@@ -244,13 +306,13 @@ def _player(
         canvas.panel(box)
     inner = box.inset(10)
     top, rest = inner.take_top(NAME_H, 6)
-    _name_row(canvas, top, name, is_viewer, active)
+    _name_row(canvas, top, name, is_viewer, active, w)
     grid_box, rest = rest.take_top(LABEL_W + SIZE * CELL, 8)
     _grid(canvas, grid_box, board, targets.get(seat, ()))
-    _info(canvas, rest, view, board, notes)
+    _info(canvas, rest, view, board, notes, w)
 
 
-def _name_row(canvas: Canvas, box: Box, name: str, is_viewer: bool, active: bool) -> None:
+def _name_row(canvas: Canvas, box: Box, name: str, is_viewer: bool, active: bool, w: Words = ENGLISH) -> None:
     cy = box.y + box.h // 2
     x = box.x
     if active:
@@ -258,8 +320,9 @@ def _name_row(canvas: Canvas, box: Box, name: str, is_viewer: bool, active: bool
         x += 30
     right = box.right
     if is_viewer:
-        pill_w = canvas.pill_width("YOU", TEXT_MIN)
-        canvas.pill(right - pill_w, cy - 15, "YOU", TEXT_MIN, palette.ACTIVE if active else palette.TEXT_DIM)
+        you = w.gettext("YOU")
+        pill_w = canvas.pill_width(you, TEXT_MIN)
+        canvas.pill(right - pill_w, cy - 15, you, TEXT_MIN, palette.ACTIVE if active else palette.TEXT_DIM)
         right -= pill_w + 8
     colour = palette.ACTIVE if active else palette.TEXT
     canvas.text((x, cy), name, NAME, fill=colour, anchor="lm", max_width=right - x - 4)
@@ -352,26 +415,30 @@ Note = tuple[str, str]
 """(kind, text): a note under a player's counts; kinds: dice, line, choose, earned."""
 
 
-def _notes(view: ButtonsState, board: PlayerBoard) -> list[Note]:
+def _notes(view: ButtonsState, board: PlayerBoard, w: Words = ENGLISH) -> list[Note]:
     """Dice taken, a line of stars, stars to place and stars earned last round, as they apply."""
     notes: list[Note] = []
     if board.dice_aside:
         notes.append(("dice", f"×{board.dice_aside}"))
     if board.has_line():
-        notes.append(("line", f"LINE OF {LINE}! +100"))
+        notes.append(("line", w.gettext("LINE OF {line}! +100", line=LINE)))
     if board.stars_due:
-        notes.append(("choose", f"Choose {count(board.stars_due, 'star', 'stars')}"))
+        notes.append(("choose", w.ngettext("Choose {count} star", "Choose {count} stars", board.stars_due)))
     elif board.earned and view.phase is not Phase.PLACE and view.round > 1 and not board.buttons:
         earned = board.earned
-        notes.append(("earned", f"{signed(earned, 'star', 'stars')} last round"))
+        if earned < 0:
+            said = w.ngettext("−{count} star last round", "−{count} stars last round", -earned)
+        else:
+            said = w.ngettext("+{count} star last round", "+{count} stars last round", earned)
+        notes.append(("earned", said))
     return notes
 
 
-def _note_width(note: Note) -> int:
+def _note_width(note: Note, w: Words = ENGLISH) -> int:
     kind, text = note
     if kind == "dice":
         return (
-            round(width("Dice taken", font(TEXT_MIN, False)))
+            round(width(w.gettext("Dice taken"), font(TEXT_MIN, False)))
             + 8
             + LETTER_DIE
             + 4
@@ -382,12 +449,12 @@ def _note_width(note: Note) -> int:
     return Canvas.pill_width(text, TEXT_MIN)
 
 
-def _note_rows(notes: list[Note], room: int) -> list[list[Note]]:
+def _note_rows(notes: list[Note], room: int, w: Words = ENGLISH) -> list[list[Note]]:
     """The notes laid out left to right in rows, wrapping at `room`."""
     rows: list[list[Note]] = []
     used = 0
     for note in notes:
-        need = _note_width(note)
+        need = _note_width(note, w)
         if not rows or (rows[-1] and used + 14 + need > room):
             rows.append([])
             used = 0
@@ -396,18 +463,21 @@ def _note_rows(notes: list[Note], room: int) -> list[list[Note]]:
     return rows
 
 
-def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, notes: list[Note]) -> None:
+def _info(
+    canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, notes: list[Note], w: Words = ENGLISH
+) -> None:
     """Stars and status, bonus colours, this round's buttons by colour, then the notes."""
     cy = box.y + INFO_LINE // 2
     canvas.paste_centred(shapes.star(32), box.x + 16, cy)
     used = canvas.text((box.x + 38, cy), str(len(board.stars)), NAME + 4, anchor="lm")
     pill_x = box.right
     if view.phase is not Phase.OVER:
-        text, fill = _STATUS[board.status]
+        status, fill = _STATUS[board.status]
+        text = w.gettext(status)
         pill_x -= canvas.pill_width(text, TEXT_MIN)
         canvas.pill(pill_x, cy - 15, text, TEXT_MIN, fill)
     # "/ 12 stars", or "/ 12" when a long status ("OPTED OUT") leaves no room for the word.
-    total = f"/ {count(TARGET, 'star', 'stars')}"
+    total = w.ngettext("/ {count} star", "/ {count} stars", TARGET)
     x = box.x + 44 + round(used)
     if x + width(total, font(TEXT_MIN, False)) + 8 > pill_x:
         total = f"/ {TARGET}"
@@ -415,13 +485,19 @@ def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, note
     cy += INFO_LINE
     x = (
         box.x
-        + round(canvas.text((box.x, cy), "Bonus", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"))
+        + round(
+            canvas.text(
+                (box.x, cy), w.gettext("Bonus"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
+            )
+        )
         + 10
     )
     for colour in board.bonus:
-        x = canvas.pill(x, cy - 15, colour.label, TEXT_MIN, FILLS[colour]).right + 6
+        x = canvas.pill(x, cy - 15, w.gettext(COLOUR_NAMES[colour]), TEXT_MIN, FILLS[colour]).right + 6
     cy += INFO_LINE
-    canvas.text((box.x, cy), "Buttons this round", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm")
+    canvas.text(
+        (box.x, cy), w.gettext("Buttons this round"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
+    )
     cy += INFO_LINE
     counts = board.colour_counts()
     half = box.w // 2
@@ -430,11 +506,11 @@ def _info(canvas: Canvas, box: Box, view: ButtonsState, board: PlayerBoard, note
         line_cy = cy + (index // 2) * INFO_LINE
         _count(canvas, x, line_cy, colour, counts[colour], colour in board.bonus)
     y = cy + INFO_LINE + INFO_LINE // 2 + 4
-    for row in _note_rows(notes, box.w):
+    for row in _note_rows(notes, box.w, w):
         x = box.x
         for note in row:
-            _note(canvas, x, y + NOTE_LINE // 2, note)
-            x += _note_width(note) + 14
+            _note(canvas, x, y + NOTE_LINE // 2, note, w)
+            x += _note_width(note, w) + 14
         y += NOTE_LINE
 
 
@@ -452,12 +528,14 @@ def _count(canvas: Canvas, x: int, cy: int, colour: Colour, count: int, bonus: b
         canvas.text((x + 26, cy), f"+{2 if bonus else 1}", TEXT_MIN, fill=palette.STAR, anchor="lm")
 
 
-def _note(canvas: Canvas, x: int, cy: int, note: Note) -> None:
+def _note(canvas: Canvas, x: int, cy: int, note: Note, w: Words = ENGLISH) -> None:
     kind, text = note
     if kind == "dice":
         x += (
             round(
-                canvas.text((x, cy), "Dice taken", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm")
+                canvas.text(
+                    (x, cy), w.gettext("Dice taken"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
+                )
             )
             + 8
         )

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont, features
 
-from engine.words import count
+from engine.words import ENGLISH, Words
 from renderers.glyphs import Coverage, font_coverage
 
 FONT_DIR = Path(__file__).parent / "fonts"
@@ -616,10 +616,19 @@ def pack(parts: Sequence[str], sep: str, face: Face, room: float) -> list[str]:
     return lines
 
 
-def game_over_line(winners: Sequence[str], best: int) -> str:
+def game_over_line(winners: Sequence[str], best: int, *, words: Words = ENGLISH) -> str:
     """'Game over: A wins with N points' or 'A, B tie with ...', names fitted to 420 px at size 38."""
     fitted = [fit(name, font(38), 420) for name in winners]
-    points = count(best, "point", "points")
     if len(fitted) == 1:
-        return f"Game over: {fitted[0]} wins with {points}"
-    return f"Game over: {', '.join(fitted)} tie with {points}"
+        return words.ngettext(
+            "Game over: {name} wins with {count} point",
+            "Game over: {name} wins with {count} points",
+            best,
+            name=fitted[0],
+        )
+    return words.ngettext(
+        "Game over: {names} tie with {count} point",
+        "Game over: {names} tie with {count} points",
+        best,
+        names=", ".join(fitted),
+    )

@@ -23,6 +23,8 @@ from engine.tomatoes.state import (
     Token,
     TomatoState,
 )
+from engine.words import ENGLISH, N_, Words
+from engine.words import words as words_in
 from renderers import dice, palette, shapes
 from renderers.kit import Canvas
 from renderers.layout import Box, row_width
@@ -52,9 +54,9 @@ STYLES = {Colour.RED: dice.RED, Colour.BLACK: dice.BLACK, Colour.GOLD: dice.GOLD
 EMPTY_SLOT = palette.mix(palette.PANEL_EDGE, palette.TEXT_DIM, 0.45)
 
 _PHASE_WORDS = {
-    Phase.ROLL: "roll the dice",
-    Phase.PLACE: "place dice",
-    Phase.CLEAR: "end of turn",
+    Phase.ROLL: N_("roll the dice"),
+    Phase.PLACE: N_("place dice"),
+    Phase.CLEAR: N_("end of turn"),
     Phase.OVER: "",
 }
 
@@ -66,18 +68,18 @@ def _possessive(name: str) -> str:
 def render(
     view: TomatoState, viewer: int | None, names: Sequence[str], *, language: str = "en"
 ) -> Image.Image:
-    """The table as `viewer` (None: a spectator) sees it, with the players' display names."""
-    return draw(view, viewer, names).image
+    """The table as `viewer` (None: a spectator) sees it, with the players' display names, in `language`."""
+    return draw(view, viewer, names, w=words_in(language)).image
 
 
-def draw(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Canvas:
+def draw(view: TomatoState, viewer: int | None, names: Sequence[str], *, w: Words = ENGLISH) -> Canvas:
     """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     players = view.players
     shown = [clean_name(names[seat] if seat < len(names) else "", seat) for seat in range(len(players))]
     scores = _scores(view)
-    status = _status_lines(view, viewer, shown, scores)
+    status = _status_lines(view, viewer, shown, scores, w)
     header_h = 28 + len(status) * (STATUS + 10)
-    legend = _legend_entries(view)
+    legend = _legend_entries(view, w)
     legend_h = _legend_height(legend, WIDTH - 2 * PAD)
     table_h = TABLE_H if view.rolled or _waiting(view) else TABLE_EMPTY_H
     height = PAD + header_h + GAP + table_h + GAP + len(players) * (PANEL_H + GAP) + legend_h + PAD
@@ -85,11 +87,11 @@ def draw(view: TomatoState, viewer: int | None, names: Sequence[str]) -> Canvas:
     area = canvas.box.inset(PAD)
     header, rest = area.take_top(header_h, GAP)
     table, rest = rest.take_top(table_h, GAP)
-    _header(canvas, header, view, status)
-    _table(canvas, table, view)
+    _header(canvas, header, view, status, w)
+    _table(canvas, table, view, w)
     for seat, player in enumerate(players):
         panel, rest = rest.take_top(PANEL_H, GAP)
-        _player(canvas, panel, view, seat, player, shown[seat], seat == viewer, scores[seat])
+        _player(canvas, panel, view, seat, player, shown[seat], seat == viewer, scores[seat], w)
     _legend(canvas, rest, legend)
     return canvas
 
@@ -104,28 +106,37 @@ def _scores(view: TomatoState) -> list[int]:
 # -- header ----------------------------------------------------------------------------------
 
 
-def _status_lines(view: TomatoState, viewer: int | None, names: list[str], scores: list[int]) -> list[str]:
+def _status_lines(
+    view: TomatoState, viewer: int | None, names: list[str], scores: list[int], w: Words
+) -> list[str]:
     """Whose turn and what they do (or the result), wrapped to at most two lines."""
     if view.ended is not GameEnd.NONE:
-        text = _result_line(view, names, scores)
+        text = _result_line(view, names, scores, w)
     else:
-        who = "Your" if view.active == viewer else _possessive(fit(names[view.active], font(STATUS), 400))
-        text = f"{who} turn: {_PHASE_WORDS[view.phase]}"
+        doing = w.gettext(_PHASE_WORDS[view.phase])
+        name = fit(names[view.active], font(STATUS), 400)
+        if view.active == viewer:
+            text = w.gettext("Your turn: {doing}", doing=doing)
+        elif name.endswith("s"):
+            text = w.gettext("{name}' turn: {doing}", name=name, doing=doing)
+        else:
+            text = w.gettext("{name}'s turn: {doing}", name=name, doing=doing)
     return wrap(text, font(STATUS), WIDTH - 2 * PAD - 44)
 
 
-def _header(canvas: Canvas, box: Box, view: TomatoState, status: list[str]) -> None:
+def _header(canvas: Canvas, box: Box, view: TomatoState, status: list[str], w: Words) -> None:
     over = view.ended is not GameEnd.NONE
-    tag = ("FINAL ROUND", palette.WARNING) if view.final_round and not over else None
-    canvas.header(box, "DICED TOMATOES", status, over=over, tag=tag, sizes=(TEXT_MIN, STATUS))
+    tag = (w.gettext("FINAL ROUND"), palette.WARNING) if view.final_round and not over else None
+    canvas.header(box, w.gettext("DICED TOMATOES"), status, over=over, tag=tag, sizes=(TEXT_MIN, STATUS))
 
 
-def _result_line(view: TomatoState, names: list[str], scores: list[int]) -> str:
+def _result_line(view: TomatoState, names: list[str], scores: list[int], w: Words) -> str:
     if view.solo:
-        won = len(view.players[0].slots) >= SLOTS_PER_TRACK
-        return f"Game over: {'won' if won else 'lost'}, {scores[0]} of 6 slots matched"
+        if len(view.players[0].slots) >= SLOTS_PER_TRACK:
+            return w.gettext("Game over: won, {matched} of 6 slots matched", matched=scores[0])
+        return w.gettext("Game over: lost, {matched} of 6 slots matched", matched=scores[0])
     best = max(scores)
-    return game_over_line([names[seat] for seat, score in enumerate(scores) if score == best], best)
+    return game_over_line([names[seat] for seat, score in enumerate(scores) if score == best], best, words=w)
 
 
 # -- the table: dice rolled or to roll, and the bushel ----------------------------------------
@@ -156,7 +167,7 @@ def _waiting(view: TomatoState) -> bool:
     return view.phase is Phase.ROLL and view.ended is GameEnd.NONE
 
 
-def _table(canvas: Canvas, box: Box, view: TomatoState) -> None:
+def _table(canvas: Canvas, box: Box, view: TomatoState, w: Words) -> None:
     """The shared strip: the dice on the table (rolled, or waiting to be rolled) and the bushel."""
     canvas.panel(box, fill=palette.PANEL_SUNK)
     inner = box.inset(14, 10)
@@ -166,14 +177,16 @@ def _table(canvas: Canvas, box: Box, view: TomatoState) -> None:
     bushel = [(colour, view.bushel.get(colour, 0)) for colour in colours]
     chips_x = top.right - _chips_width(bushel)
     _chips(canvas, chips_x, cy, bushel)
-    canvas.text((chips_x - 10, cy), "Bushel", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm")
+    canvas.text(
+        (chips_x - 10, cy), w.gettext("Bushel"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm"
+    )
     waiting = _waiting(view)
     if view.rolled:
-        label = "Rolled dice"
+        label = w.gettext("Rolled dice")
     elif waiting:
-        label = "To roll"
+        label = w.gettext("To roll")
     else:
-        label = "No dice on the table"
+        label = w.gettext("No dice on the table")
     canvas.text((top.x, cy), label, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
     middle = bottom.y + 28
     if view.rolled:
@@ -182,7 +195,10 @@ def _table(canvas: Canvas, box: Box, view: TomatoState) -> None:
         # Before the roll: the dice passed on (by colour) and how many come from the bushel.
         x = _chips(canvas, bottom.x, middle, _counts(view.players[view.active].hand))
         take = turn.dice_to_take(view)
-        text = f"{'+ ' if x > bottom.x else ''}{take} from the bushel"
+        if x > bottom.x:
+            text = w.ngettext("+ {count} from the bushel", "+ {count} from the bushel", take)
+        else:
+            text = w.ngettext("{count} from the bushel", "{count} from the bushel", take)
         start = x + 14 if x > bottom.x else x
         canvas.text(
             (start, middle), text, TEXT, fill=palette.TEXT_DIM, anchor="lm", max_width=bottom.right - start
@@ -220,6 +236,7 @@ def _player(
     name: str,
     is_viewer: bool,
     score: int,
+    w: Words,
 ) -> None:
     active = seat == view.active and view.ended is GameEnd.NONE
     if active:
@@ -228,30 +245,30 @@ def _player(
         canvas.panel(box)
     inner = box.inset(12)
     top, rest = inner.take_top(LINE_H, 8)
-    _name_line(canvas, top, view, seat, player, name, is_viewer, active, score)
+    _name_line(canvas, top, view, seat, player, name, is_viewer, active, score, w)
     tokens, rest = rest.take_top(TOKEN_H, 8)
     for index, token_box in enumerate(tokens.columns(3, 8)):
-        _token(canvas, token_box, index, player.tokens[index])
+        _token(canvas, token_box, index, player.tokens[index], w)
     karma_box, track = rest.take_right(KARMA_W, 12)
     _track(canvas, track, player)
     _karma(canvas, karma_box, view, player)
 
 
-def _tags(view: TomatoState, seat: int, is_viewer: bool) -> list[tuple[str, palette.RGB]]:
+def _tags(view: TomatoState, seat: int, is_viewer: bool, w: Words = ENGLISH) -> list[tuple[str, palette.RGB]]:
     """The player's tags, most important first."""
     tags: list[tuple[str, palette.RGB]] = []
     if is_viewer:
-        tags.append(("YOU", palette.GOOD))
+        tags.append((w.gettext("YOU"), palette.GOOD))
     bonus = view.options.first_to_six_bonus
     if view.first_to_six == seat and not view.solo and bonus:
         # The first to harvest six tomatoes scores the bonus (rules section 11); a solo game has no race.
-        tags.append((f"first to 6: +{bonus}", palette.STAR))
+        tags.append((w.gettext("first to 6: +{bonus}", bonus=bonus), palette.STAR))
     if not view.solo:
         # Turn order, worded so that no tag reads as a ranking ("1st" once did, on final boards).
         if seat == view.first_seat:
-            tags.append(("starts", palette.PANEL_EDGE))
+            tags.append((w.gettext("starts"), palette.PANEL_EDGE))
         elif seat == view.last_seat:
-            tags.append(("plays last", palette.PANEL_EDGE))
+            tags.append((w.gettext("plays last"), palette.PANEL_EDGE))
     return tags
 
 
@@ -265,10 +282,11 @@ def _name_line(
     is_viewer: bool,
     active: bool,
     score: int,
+    w: Words,
 ) -> None:
     """Name and tags on the left; the dice passed for the next roll and the score on the right."""
     cy = box.y + box.h // 2
-    unit = "matched" if view.solo else ("pt" if abs(score) == 1 else "pts")
+    unit = w.gettext("matched") if view.solo else w.ngettext("pt", "pts", abs(score))
     unit_w = canvas.text((box.right, cy + 10), unit, TEXT_MIN, fill=palette.TEXT_DIM, anchor="rs", bold=False)
     right = box.right - round(unit_w) - 6
     right -= round(canvas.text((right, cy + 10), str(score), NAME + 4, anchor="rs")) + 14
@@ -277,14 +295,14 @@ def _name_line(
         start = right - _chips_width(hand)
         _chips(canvas, start, cy, hand)
         label_w = canvas.text(
-            (start - 8, cy), "next", TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm"
+            (start - 8, cy), w.gettext("next"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="rm"
         )
         right = start - 8 - round(label_w) - 14
     x = box.x
     if active:
         canvas.paste(shapes.arrow(26), x, cy - 13)
         x += 32
-    tags = _tags(view, seat, is_viewer)
+    tags = _tags(view, seat, is_viewer, w)
     pills_w = sum(canvas.pill_width(text, TEXT_MIN) + 6 for text, _ in tags)
     while tags and right - x - pills_w < 120:
         pills_w -= canvas.pill_width(tags.pop()[0], TEXT_MIN) + 6
@@ -295,14 +313,19 @@ def _name_line(
         x = canvas.pill(x, cy - (TEXT_MIN + TEXT_MIN // 2) // 2, text, TEXT_MIN, fill).right + 6
 
 
-def _token(canvas: Canvas, box: Box, index: int, token: Token) -> None:
+def _token(canvas: Canvas, box: Box, index: int, token: Token, w: Words = ENGLISH) -> None:
     """A tomato token: its number, the vine's dice (seed first, marked) and the vine's value."""
     canvas.panel(box, fill=palette.PANEL_SUNK, edge=None, radius=10)
     canvas.paste(shapes.tomato(28, ripe=not token.empty), box.x + 8, box.y + 6)
     canvas.text((box.x + 42, box.y + 8), str(index + 1), TEXT, fill=palette.TEXT_DIM)
     if token.empty:
         canvas.text(
-            (box.center[0], box.y + 66), "empty", TEXT, fill=palette.TEXT_DIM, bold=False, anchor="mm"
+            (box.center[0], box.y + 66),
+            w.gettext("empty"),
+            TEXT,
+            fill=palette.TEXT_DIM,
+            bold=False,
+            anchor="mm",
         )
         return
     value = token.value
@@ -425,21 +448,21 @@ def _value_mark(canvas: Canvas, x: int, cy: int) -> None:
     canvas.text((x, cy), "= 4", TEXT, fill=palette.ACTIVE, anchor="lm")
 
 
-def _legend_entries(view: TomatoState) -> list[tuple[int, Mark, str]]:
+def _legend_entries(view: TomatoState, w: Words) -> list[tuple[int, Mark, str]]:
     """(mark width, mark, words) for each mark the board uses."""
-    entries = [(*_die_mark(Colour.RED), "red"), (*_die_mark(Colour.BLACK), "black: -1")]
+    entries = [(*_die_mark(Colour.RED), w.gettext("red")), (*_die_mark(Colour.BLACK), w.gettext("black: -1"))]
     if view.options.golden_hybrid:
-        entries.append((*_die_mark(Colour.GOLD), "gold: +1"))
+        entries.append((*_die_mark(Colour.GOLD), w.gettext("gold: +1")))
     entries += [
-        (34, _seed_mark, "seed (first die)"),
-        (round(width("= 4", font(TEXT))), _value_mark, "vine's value"),
-        (36, _slot_mark, "score slots 1-6: seed, points"),
-        (34, _heart_mark, "karma"),
+        (34, _seed_mark, w.gettext("seed (first die)")),
+        (round(width("= 4", font(TEXT))), _value_mark, w.gettext("vine's value")),
+        (36, _slot_mark, w.gettext("score slots 1-6: seed, points")),
+        (34, _heart_mark, w.gettext("karma")),
     ]
     if view.options.dicey_rules:
-        entries.append((30, _star_mark, "slot matched"))
+        entries.append((30, _star_mark, w.gettext("slot matched")))
     if karma.bits_in_play(view):
-        entries.append((56, _bits_mark, "karma bits: 3 make 1 karma"))
+        entries.append((56, _bits_mark, w.gettext("karma bits: 3 make 1 karma")))
     return entries
 
 

@@ -17,7 +17,9 @@ from engine.troyes import RULES
 from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import NEUTRAL, Colour, Phase
 from engine.troyes.state import Die, TroyesState
-from engine.words import count
+from engine.troyes.text import colour_word
+from engine.words import ENGLISH, N_, Words, count
+from engine.words import words as words_in
 from renderers import palette, shapes
 from renderers import troyes_city as city
 from renderers.kit import Canvas
@@ -44,10 +46,10 @@ PNG_LEVEL = 6
 since a board is drawn only when it changed (issue 33), that is less drawing time a game than before."""
 
 _PHASE_WORDS = {
-    Phase.PLACEMENT: "SETUP",
-    Phase.COUNTER: "BLACK DICE",
-    Phase.ACTIONS: "ACTIONS",
-    Phase.OVER: "FINAL BOARD",
+    Phase.PLACEMENT: N_("SETUP"),
+    Phase.COUNTER: N_("BLACK DICE"),
+    Phase.ACTIONS: N_("ACTIONS"),
+    Phase.OVER: N_("FINAL BOARD"),
 }
 
 
@@ -66,16 +68,16 @@ class Seen:
 def render(
     view: TroyesState, viewer: int | None, names: Sequence[str], *, language: str = "en"
 ) -> Image.Image:
-    """The table as `viewer` (None: a spectator) sees it, with the players' display names."""
-    return draw(view, viewer, names).image
+    """The table as `viewer` (None: a spectator) sees it, with the players' display names, in `language`."""
+    return draw(view, viewer, names, w=words_in(language)).image
 
 
-def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
+def draw(view: TroyesState, viewer: int | None, names: Sequence[str], *, w: Words = ENGLISH) -> Canvas:
     """The board drawn on a canvas, which also records the text sizes used (the phone check)."""
     seen = _seen(view, viewer, names)
     mover = _to_move(view)
-    status = _status_lines(view, viewer, seen, mover)
-    chosen_lines = _chosen_lines(view, mover, seen)
+    status = _status_lines(view, viewer, seen, mover, w)
+    chosen_lines = _chosen_lines(view, mover, seen, w)
     heights = (
         HEADER_H + STATUS_H * (len(status) - 1) + CHOSEN_H * len(chosen_lines),
         _players_height(view, seen, viewer),
@@ -89,7 +91,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str]) -> Canvas:
     players, rest = rest.take_top(heights[1], GAP)
     buildings, rest = rest.take_top(heights[2], GAP)
     middle, rest = rest.take_top(heights[3], GAP)
-    _header(canvas, header, view, status, chosen_lines)
+    _header(canvas, header, view, status, chosen_lines, w)
     _players(canvas, players, view, viewer, seen, mover)
     for index, box in enumerate(buildings.columns(3, GAP)):
         city.building(canvas, box, view, index)
@@ -136,6 +138,13 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def _whose(name: str, dice: str, w: Words) -> str:
+    """ "Bo's red 5 (bought)" ("Jess' red 5 (bought)")."""
+    if name.endswith("s"):
+        return w.gettext("{name}' {dice} (bought)", name=name, dice=dice)
+    return w.gettext("{name}'s {dice} (bought)", name=name, dice=dice)
+
+
 # -- header ----------------------------------------------------------------------------------
 
 HEADER_H = 92
@@ -143,8 +152,15 @@ STATUS_H = 50
 CHOSEN_H = 42
 
 
-def _header(canvas: Canvas, box: Box, view: TroyesState, status: list[str], chosen_lines: list[str]) -> None:
-    canvas.text((box.x, box.y), _title(view, box.w), TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
+def _header(
+    canvas: Canvas,
+    box: Box,
+    view: TroyesState,
+    status: list[str],
+    chosen_lines: list[str],
+    w: Words = ENGLISH,
+) -> None:
+    canvas.text((box.x, box.y), _title(view, box.w, w), TEXT_MIN, fill=palette.TEXT_DIM, max_width=box.w)
     y = box.y + 42
     if view.phase is Phase.OVER:
         canvas.text((box.x, y), status[0], STATUS, fill=palette.ACTIVE, max_width=box.w)
@@ -159,104 +175,120 @@ def _header(canvas: Canvas, box: Box, view: TroyesState, status: list[str], chos
         y += CHOSEN_H
 
 
-def _status_lines(view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None) -> list[str]:
+def _status_lines(
+    view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None, w: Words = ENGLISH
+) -> list[str]:
     """'Ana: dice for the Palace', or 'Ana:' and what she decides on two lines when one is too short."""
     if view.phase is Phase.OVER:
-        return [_result_line(seen)]
+        return [_result_line(seen, w)]
     if mover is None:
         return []
-    who = "Your move" if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
-    line = f"{who}: {_doing(view)}"
+    who = w.gettext("Your move") if mover == viewer else fit(seen[mover].name, font(STATUS), 320)
+    doing = _doing(view, w)
+    line = w.gettext("{who}: {doing}", who=who, doing=doing)
     if font(STATUS).getlength(line) <= WIDTH - 2 * PAD - 44:
         return [line]
-    return [f"{who}:", _doing(view)]
+    return [w.gettext("{who}:", who=who), doing]
 
 
-def _title(view: TroyesState, room: int) -> str:
+def _title(view: TroyesState, room: int, w: Words = ENGLISH) -> str:
     """'TROYES · ROUND 2 OF 6 · ACTIONS · 14 OF 18 DICE LEFT', without 'TROYES' when that is too long."""
-    when = f"ROUND {view.round} OF {view.rounds}" if view.round else f"{view.rounds} ROUNDS"
-    parts = [when, _PHASE_WORDS[view.phase]]
+    if view.round:
+        when = w.gettext("ROUND {round} OF {rounds}", round=view.round, rounds=view.rounds)
+    else:
+        when = w.ngettext("{count} ROUND", "{count} ROUNDS", view.rounds)
+    parts = [when, w.gettext(_PHASE_WORDS[view.phase])]
     if _dice_out(view):
-        parts.append(f"{len(view.dice)} OF {view.rolled} DICE LEFT")
-    line = " · ".join(["TROYES", *parts])
+        parts.append(
+            w.ngettext(
+                "{left} OF {count} DIE LEFT", "{left} OF {count} DICE LEFT", view.rolled, left=len(view.dice)
+            )
+        )
+    line = " · ".join([w.gettext("TROYES"), *parts])
     return line if font(TEXT_MIN).getlength(line) <= room else " · ".join(parts)
 
 
-def _chosen_lines(view: TroyesState, mover: int | None, seen: list[Seen]) -> list[str]:
+def _chosen_lines(view: TroyesState, mover: int | None, seen: list[Seen], w: Words = ENGLISH) -> list[str]:
     """'with red 5, Bo's white 3 (bought)': the dice picked so far, on as many lines as they need."""
     chosen = _chosen_dice(view)
     if mover is None or view.phase is Phase.OVER or not chosen:
         return []
-    words = [_die_words(view, die, mover, seen) for die in view.dice if die.id in chosen]
+    words = [_die_words(view, die, mover, seen, w) for die in view.dice if die.id in chosen]
     if not words:
         return []
     parts = [f"{word}," for word in words[:-1]] + [words[-1]]
-    parts[0] = f"with {parts[0]}"
+    parts[0] = w.gettext("with {dice}", dice=parts[0])
     return pack(parts, " ", font(TEXT_MIN), WIDTH - 2 * PAD - 44)
 
 
-def _die_words(view: TroyesState, die: Die, mover: int, seen: list[Seen]) -> str:
+def _die_words(view: TroyesState, die: Die, mover: int, seen: list[Seen], w: Words = ENGLISH) -> str:
     """'red 5' for the mover's own die, "Bo's red 5 (bought)" for another district's."""
-    words = f"{die.colour.value} {die.value}"
+    words = w.gettext("{colour} {value}", colour=colour_word(die.colour.value, words=w), value=die.value)
     if die.owner == mover:
         return words
-    owner = (
-        "the neutral" if die.owner == NEUTRAL else _possessive(fit(seen[die.owner].name, font(TEXT_MIN), 280))
-    )
-    return f"{owner} {words} (bought)"
+    if die.owner == NEUTRAL:
+        return w.gettext("the neutral {dice} (bought)", dice=words)
+    return _whose(fit(seen[die.owner].name, font(TEXT_MIN), 280), words, w)
 
 
-def _result_line(seen: list[Seen]) -> str:
+def _result_line(seen: list[Seen], w: Words = ENGLISH) -> str:
     """'Ana wins with 31 VP' or 'Ana and Bo tie with 31 VP', names cut so the score stays in view."""
     winners = [s for s in seen if s.winner]
     best = max(s.vp or 0 for s in seen)
     each = 520 // max(1, len(winners))
     names = [fit(s.name, font(STATUS), each) for s in winners]
     if len(names) == 1:
-        return f"{names[0]} wins with {best} VP"
-    return f"{', '.join(names[:-1])} and {names[-1]} tie with {best} VP"
+        return w.ngettext("{name} wins with {count} VP", "{name} wins with {count} VP", best, name=names[0])
+    return w.ngettext("{names} tie with {count} VP", "{names} tie with {count} VP", best, names=w.join(names))
 
 
-def _doing(view: TroyesState) -> str:
+_DOING = {
+    "reroll": N_("re-roll a die"),
+    "flip": N_("turn dice over"),
+    "event_target": N_("choose an event"),
+    "modifier": N_("use a cube on {target}?"),
+    "dice": N_("dice for {target}"),
+    "source": N_("a citizen for {target}"),
+    "activations": N_("activations of {target}"),
+    "archer": N_("the Archer's roll"),
+    "event_cube": N_("place a cube on an event"),
+    "continue": N_("go on with {target}?"),
+    "end_turn": N_("end of the turn"),
+}
+"""What a step of the stack asks, by its kind."""
+
+
+def _doing(view: TroyesState, w: Words = ENGLISH) -> str:
     """What the player to move is deciding, in a few words."""
     if view.phase is Phase.PLACEMENT:
-        return "place a starting citizen"
+        return w.gettext("place a starting citizen")
     if not view.stack:
-        return "take an action or pass"
+        return w.gettext("take an action or pass")
     step = view.stack[-1]
-    target = _target_words(view, step.target)
     kind = step.kind.value
     if kind == "counter":
-        return f"counter the black {view.black[0]}" if view.black else "counter the black dice"
-    words = {
-        "reroll": "re-roll a die",
-        "flip": "turn dice over",
-        "event_target": "choose an event",
-        "modifier": f"use a cube on {target}?",
-        "dice": f"dice for {target}",
-        "source": f"a citizen for {target}",
-        "activations": f"activations of {target}",
-        "archer": "the Archer's roll",
-        "event_cube": "place a cube on an event",
-        "continue": f"go on with {target}?",
-        "end_turn": "end of the turn",
-    }
-    return words.get(kind, "decide")
+        if view.black:
+            return w.gettext("counter the black {value}", value=view.black[0])
+        return w.gettext("counter the black dice")
+    if kind not in _DOING:
+        return w.gettext("decide")
+    return w.gettext(_DOING[kind], target=_target_words(view, step.target, w))
 
 
-def _target_words(view: TroyesState, target: str) -> str:
+def _target_words(view: TroyesState, target: str, w: Words = ENGLISH) -> str:
     """An action's target as a reader names it: a card, a building, an event."""
     kind, _, index = target.partition(":")
     try:
         if kind == "card":
-            return activities()[view.cards[int(index)].id].name
+            return w.gettext(activities()[view.cards[int(index)].id].name)
         if kind == "building":
-            return f"the {board().buildings[int(index)].name}"
+            return w.gettext("the {building}", building=w.gettext(board().buildings[int(index)].name))
         if kind == "event" and index:
-            return events()[view.queue[int(index)].id].name
+            return w.gettext(events()[view.queue[int(index)].id].name)
     except (KeyError, IndexError, ValueError):
         pass
-    return {"cathedral": "the cathedral", "agriculture": "agriculture", "event": "an event"}.get(kind, "it")
+    known = {"cathedral": N_("the cathedral"), "agriculture": N_("agriculture"), "event": N_("an event")}
+    return w.gettext(known.get(kind, N_("it")))
 
 
 # -- players and their districts -------------------------------------------------------------

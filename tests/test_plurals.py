@@ -29,7 +29,6 @@ SCANNED = sorted(
         *ROOT.glob("tables/**/*.py"),
         *ROOT.glob("renderers/**/*.py"),
         *ROOT.glob("engine/*/text.py"),
-        *ROOT.glob("engine/*/describe.py"),
     }
 )
 

@@ -1,7 +1,7 @@
 """Troyes in words for its buttons and questions: dice, cards, events, targets, what an activation yields.
 
-Built from the public view only (a board message is seen by everyone); the prices and gains
-come from the engine's data, worded through engine.words.
+Built from the public view only (a board message is seen by everyone); what a card's activations
+cost and give is the engine's data, worded by the engine (engine.troyes.text.activation_yield).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from engine.core import Action, ArgValue, Prompt
 from engine.troyes import board as city
 from engine.troyes import groups
 from engine.troyes.data import activities, board, events
-from engine.troyes.kinds import BISHOPRIC, CITY_HALL, HIDDEN, NEUTRAL, PALACE, Colour
+from engine.troyes.kinds import HIDDEN, NEUTRAL, Colour
 from engine.troyes.state import Die, TroyesState
+from engine.troyes.text import activation_yield
 from engine.words import count, noun, signed
 
 COLOUR_EMOJI = {"red": "🟥", "white": "⬜", "yellow": "🟨"}
@@ -170,51 +171,6 @@ def target_emoji(view: TroyesState, target: str) -> str | None:
 def effect_of(modifier: ArgValue) -> str:
     """The effect of the delayed card whose cube modifies a group ("" for none)."""
     return activities()[str(modifier)].effect if modifier and str(modifier) in activities() else ""
-
-
-# -- what an activation gives --------------------------------------------------------------
-
-
-def activation_yield(view: TroyesState, seat: int, index: int, times: int) -> str:
-    """What `times` activations of activity card `index` give `seat`, e.g. "pay 6 deniers, +4 VP"."""
-    card = activities()[view.cards[index].id]
-    n = times
-    if card.delayed:
-        return f"{count(n, f'{card.name} cube', f'{card.name} cubes')} to use later"
-    effect = card.effect
-    if effect == "miller":
-        most = max(city.standing(view, PALACE, seat), city.standing(view, BISHOPRIC, seat))
-        return signed(2 * most * n, "denier", "deniers")
-    if effect == "glassblower":
-        return f"+{city.cathedral_cubes(view, seat) // 2 * n} VP"
-    if effect == "captain":
-        carrying = sum(1 for slot in view.queue if seat in slot.cubes)
-        return f"+{carrying * n} VP"
-    if effect == "tax_collector":
-        due = sum(city.standing(view, CITY_HALL, s) for s in range(view.seats) if s != seat)
-        due += city.standing(view, CITY_HALL, NEUTRAL)
-        return f"{signed(due * n, 'denier', 'deniers')} from City Hall"
-    if effect == "chivalry":
-        return f"{n}× a cube on events per red die left"
-    fixed = {
-        "artisan": f"pay {n} influence, {signed(6 * n, 'denier', 'deniers')}",
-        "merchant": signed(2 * n, "denier", "deniers"),
-        "innkeeper": f"pay {count(n, 'denier', 'deniers')}, +{n} influence",
-        "journeyman": f"pay {count(3 * n, 'denier', 'deniers')}, +{2 * n} VP",
-        "goldsmith": f"{signed(2 * n, 'denier', 'deniers')}, +{n} VP",
-        "sculptor": f"+{n} VP",
-        "pilgrimage": f"+{2 * n} VP",
-        "procession": f"+{2 * n} VP to the most dice left",
-        "joust": f"+{2 * n} VP if your red total left is the highest",
-        "hunting": f"+{3 * n} influence",
-        "mercenary": signed(3 * n, "denier", "deniers"),
-        "troubadour": f"pay {3 * n} influence, +{2 * n} VP",
-        "archer": f"{count(n, 'roll', 'rolls')}: 3+ puts a cube on an event",
-        "diplomat": f"pay {n} influence, {count(n, 'cube', 'cubes')} on events",
-    }
-    if effect in fixed:
-        return fixed[effect]
-    return f"{n}× {card.text.rstrip('.')}"
 
 
 def _yield(view: TroyesState, target: str, modifier: str, dice: Sequence[Die]) -> tuple[str, int, str, int]:

@@ -18,7 +18,6 @@ from cogs.games._troyes_words import (
     EVENT_EMOJI,
     LABEL_ROOM,
     METRIC_WORDS,
-    activation_yield,
     bought_citizen,
     building_name,
     card_label,
@@ -44,6 +43,7 @@ from engine.troyes import groups, scoring
 from engine.troyes.data import activities, board, characters
 from engine.troyes.kinds import Colour
 from engine.troyes.state import Die, TroyesState
+from engine.troyes.text import activation_yield, asked_yield
 from engine.words import count, signed
 
 TURN_STARTERS = frozenset({"round", "actions"})
@@ -272,10 +272,10 @@ class TroyesUI(GameUI):
         context = _context(prompt)
         target = str(context.get("target", ""))
         kind, index = groups.target_kind(target)
-        told = context.get("yields", ())
-        if isinstance(told, tuple) and 0 < times <= len(told):
-            # The engine's own words for what this many activations give.
-            label = f"{times}×: {told[times - 1]}"
+        card = context.get("card")
+        if isinstance(card, str) and card in activities():
+            # The engine's words for what this many activations give (the card's data).
+            label = f"{times}×: {asked_yield(card, times)}"
         elif kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
             label = f"{times}×: {activation_yield(view, prompt.seat, index, times)}"
         else:

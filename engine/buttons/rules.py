@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from engine.buttons import text
 from engine.buttons.actions import DECLINE, ROLL, STOP, cell_of, place, star
 from engine.buttons.bots import NormalBot, easy_bot
-from engine.buttons.describe import describe_event
 from engine.buttons.faces import FACES, Colour
 from engine.buttons.hard import hard_bot
+from engine.buttons.options import OPTION_SPECS
 from engine.buttons.state import (
     LINE_BONUS,
     PLAIN_DICE,
@@ -25,7 +26,6 @@ from engine.core import (
     ArgValue,
     Bot,
     Event,
-    OptionSpec,
     Outcome,
     Prompt,
     RandomBot,
@@ -34,6 +34,7 @@ from engine.core import (
     rank,
 )
 from engine.rng import Rng
+from engine.words import ENGLISH, Words
 
 
 class ButtonsRules(Rules[ButtonsState]):
@@ -44,15 +45,7 @@ class ButtonsRules(Rules[ButtonsState]):
     min_players = 2
     max_players = 4
     state_type = ButtonsState
-    option_specs = (
-        OptionSpec(
-            "two_dice_2p",
-            "Two dice per exit (2 players)",
-            False,
-            help="opting out or busting takes two plain dice, not one",
-            short="two_dice",
-        ),
-    )
+    option_specs = OPTION_SPECS
 
     # -- setup -------------------------------------------------------------
 
@@ -275,8 +268,8 @@ class ButtonsRules(Rules[ButtonsState]):
         )
         return Outcome(scores, rank(scores), breakdown)
 
-    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
-        return describe_event(event, names)
+    def describe(self, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+        return text.describe(event, names, words=words)
 
     def bots(self) -> Mapping[str, Bot[ButtonsState]]:
         return BOTS
@@ -347,3 +340,7 @@ def _order(colour: Colour) -> int:
 
 def _red_holder(boards: list[PlayerBoard]) -> int:
     return next(seat for seat, board in enumerate(boards) if Colour.RED in board.bonus)
+
+
+RULES = ButtonsRules()
+"""The rules object the game registry loads."""

@@ -26,6 +26,7 @@ from engine.tomatoes.state import (
     TomatoState,
 )
 from engine.tomatoes.vines import clear_token, place_die
+from engine.words import ENGLISH, Words
 
 RED_PER_PLAYER = 11
 BLACK_PER_PLAYER = 2
@@ -186,8 +187,8 @@ class TomatoRules(Rules[TomatoState]):
         data = {"seat": state.active, "turn": state.players[state.active].turns, "final_round": False}
         return (Event(Ev.TURN, data, checkpoint=True),)
 
-    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
-        return text.describe(event, names)
+    def describe(self, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+        return text.describe(event, names, words=words)
 
     # -- bots and copies ---------------------------------------------------
 

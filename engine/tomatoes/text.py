@@ -1,4 +1,4 @@
-"""One line of plain English per event, for the CLI and the Discord game log."""
+"""Every word the Diced Tomatoes engine says: one line per event, for the CLI and the Discord game log."""
 
 from __future__ import annotations
 
@@ -8,175 +8,336 @@ from typing import Any
 from engine.core import Event, player_name
 from engine.tomatoes.events import Ev
 from engine.tomatoes.state import GameEnd
-from engine.words import count
+from engine.words import ENGLISH, N_, Words
 
 _END_TEXT = {
-    GameEnd.FINAL_ROUND.value: "the final round is over",
-    GameEnd.BUSHEL_EMPTY.value: "the bushel was empty at the start of a turn",
-    GameEnd.SOLO_HARVESTED.value: "all six tomatoes are harvested",
-    GameEnd.SOLO_OUT_OF_DICE.value: "the bushel is empty and no dice are left to play",
+    GameEnd.FINAL_ROUND.value: N_("Game over: the final round is over."),
+    GameEnd.BUSHEL_EMPTY.value: N_("Game over: the bushel was empty at the start of a turn."),
+    GameEnd.SOLO_HARVESTED.value: N_("Game over: all six tomatoes are harvested."),
+    GameEnd.SOLO_OUT_OF_DICE.value: N_("Game over: the bushel is empty and no dice are left to play."),
 }
+
+REASONS: Mapping[str, str] = {
+    "bits": N_("bits"),
+    "passed dice": N_("passed dice"),
+    "placed on an opponent's vine": N_("placed on an opponent's vine"),
+    "own harvest": N_("own harvest"),
+    "completed an opponent's vine": N_("completed an opponent's vine"),
+}
+"""Why karma or a karma bit was earned (events carry the English key)."""
+
+COLOURS: Mapping[str, str] = {"red": N_("red"), "black": N_("black"), "gold": N_("gold")}
+"""A die colour's word (events carry the colour's value)."""
 
 
 Who = Callable[[int], str]
 """Names a seat in a log line."""
 
 
-def player(seat: int) -> str:
+def player(seat: int, *, words: Words = ENGLISH) -> str:
     """How a seat is named in the log without names (seats count from 1 for people)."""
-    return player_name(seat)
+    return player_name(seat, words=words)
 
 
-def die_text(die: Mapping[str, Any]) -> str:
+def colour_word(colour: object, words: Words = ENGLISH) -> str:
+    """A die colour in words: "red"."""
+    return words.gettext(COLOURS.get(str(colour), str(colour)))
+
+
+def die_text(die: Mapping[str, Any], words: Words = ENGLISH) -> str:
     """A die as "red 5"."""
-    return f"{die['colour']} {die['value']}"
+    return words.gettext("{colour} {value}", colour=colour_word(die["colour"], words), value=die["value"])
 
 
-def dice_text(dice: list[Mapping[str, Any]]) -> str:
+def dice_text(dice: list[Mapping[str, Any]], words: Words = ENGLISH) -> str:
     """Dice as "red 5, black 2"."""
-    return ", ".join(die_text(d) for d in dice) if dice else "nothing"
+    return ", ".join(die_text(d, words) for d in dice) if dice else words.gettext("nothing")
 
 
-def vine_of(seat: int, owner: int, token: int, who: Who = player) -> str:
+def vine_of(seat: int, owner: int, token: int, who: Who = player, words: Words = ENGLISH) -> str:
     """ "their own token 2" or "Player 3's token 2" from the acting seat's point of view."""
-    whose = "their own" if seat == owner else f"{who(owner)}'s"
-    return f"{whose} token {token + 1}"
+    if seat == owner:
+        return words.gettext("their own token {token}", token=token + 1)
+    return words.gettext("{owner}'s token {token}", owner=who(owner), token=token + 1)
 
 
-def _turn(d: Mapping[str, Any], who: Who) -> str:
-    final = " (final round)" if d["final_round"] else ""
-    return f"{who(d['seat'])}'s turn {d['turn']}{final}."
+def _reason(reason: object, w: Words) -> str:
+    return w.gettext(REASONS.get(str(reason), str(reason)))
 
 
-def _roll(d: Mapping[str, Any], who: Who) -> str:
+def _turn(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    if d["final_round"]:
+        return w.gettext("{seat}'s turn {turn} (final round).", seat=who(d["seat"]), turn=d["turn"])
+    return w.gettext("{seat}'s turn {turn}.", seat=who(d["seat"]), turn=d["turn"])
+
+
+def _roll(d: Mapping[str, Any], who: Who, w: Words) -> str:
     drawn = d["drawn"]
     counts = {c: drawn.count(c) for c in ("red", "black", "gold") if c in drawn}
-    took = ", ".join(f"{n} {c}" for c, n in counts.items())
+    took = ", ".join(
+        w.gettext("{count} {colour}", count=n, colour=colour_word(c, w)) for c, n in counts.items()
+    )
     parts = []
     if drawn:
-        parts.append(f"{count(len(drawn), 'die', 'dice')} from the bushel ({took})")
+        parts.append(
+            w.ngettext(
+                "{count} die from the bushel ({took})",
+                "{count} dice from the bushel ({took})",
+                len(drawn),
+                took=took,
+            )
+        )
     if d["held"]:
         # Solo, unplaced dice stay with the player: nobody passed them.
-        source = "kept from the last turn" if d.get("solo") else "passed to them"
-        parts.append(f"{count(d['held'], 'die', 'dice')} {source}")
-    return (
-        f"{who(d['seat'])} rolls {' plus '.join(parts)}: {dice_text(d['dice'])}. "
-        f"{count(d['bushel'], 'die', 'dice')} left in the bushel."
+        if d.get("solo"):
+            parts.append(
+                w.ngettext(
+                    "{count} die kept from the last turn", "{count} dice kept from the last turn", d["held"]
+                )
+            )
+        else:
+            parts.append(w.ngettext("{count} die passed to them", "{count} dice passed to them", d["held"]))
+    rolled = (
+        parts[0] if len(parts) == 1 else w.gettext("{first} plus {second}", first=parts[0], second=parts[1])
+    )
+    return w.ngettext(
+        "{seat} rolls {rolled}: {dice}. {count} die left in the bushel.",
+        "{seat} rolls {rolled}: {dice}. {count} dice left in the bushel.",
+        d["bushel"],
+        seat=who(d["seat"]),
+        rolled=rolled,
+        dice=dice_text(d["dice"], w),
     )
 
 
-def _place(d: Mapping[str, Any], who: Who) -> str:
-    where = vine_of(d["seat"], d["owner"], d["token"], who)
+def _place(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    where = vine_of(d["seat"], d["owner"], d["token"], who, w)
+    die = die_text(d["die"], w)
     if d["seed"]:
-        return f"{who(d['seat'])} seeds {die_text(d['die'])} on {where}."
-    return f"{who(d['seat'])} adds {die_text(d['die'])} to the vine on {where} (worth {d['value']})."
+        return w.gettext("{seat} seeds {die} on {where}.", seat=who(d["seat"]), die=die, where=where)
+    return w.gettext(
+        "{seat} adds {die} to the vine on {where} (worth {value}).",
+        seat=who(d["seat"]),
+        die=die,
+        where=where,
+        value=d["value"],
+    )
 
 
-def _harvest(d: Mapping[str, Any], who: Who) -> str:
+def _harvest(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    owner, value, slot = who(d["owner"]), d["value"], d["slot"]
     if d.get("solo"):
         # Solo scoring counts matched slots only (rules section 13): no points, no bonus.
-        match = "a match, golden star" if d["value"] == d["slot"] else "no match"
-        return f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}: {match}."
+        if d["value"] == d["slot"]:
+            return w.gettext(
+                "{owner} harvests a tomato worth {value} into slot {slot}: a match, golden star.",
+                owner=owner,
+                value=value,
+                slot=slot,
+            )
+        return w.gettext(
+            "{owner} harvests a tomato worth {value} into slot {slot}: no match.",
+            owner=owner,
+            value=value,
+            slot=slot,
+        )
     total = d["points"] + d["bonus"]
     if d["bonus"]:
-        points = f"{d['points']} + {d['bonus']} bonus = {count(total, 'point', 'points')}"
+        points = w.ngettext(
+            "{points} + {bonus} bonus = {count} point",
+            "{points} + {bonus} bonus = {count} points",
+            total,
+            points=d["points"],
+            bonus=d["bonus"],
+        )
     else:
-        points = count(d["points"], "point", "points")
-    star = ", golden star" if d["star"] else ""
-    by = "" if d["seat"] == d["owner"] else f" (completed by {who(d['seat'])})"
-    return (
-        f"{who(d['owner'])} harvests a tomato worth {d['value']} into slot {d['slot']}{by}: {points}{star}."
+        points = w.ngettext("{count} point", "{count} points", d["points"])
+    if d["star"]:
+        points = w.gettext("{points}, golden star", points=points)
+    if d["seat"] == d["owner"]:
+        return w.gettext(
+            "{owner} harvests a tomato worth {value} into slot {slot}: {points}.",
+            owner=owner,
+            value=value,
+            slot=slot,
+            points=points,
+        )
+    return w.gettext(
+        "{owner} harvests a tomato worth {value} into slot {slot} (completed by {seat}): {points}.",
+        owner=owner,
+        value=value,
+        slot=slot,
+        seat=who(d["seat"]),
+        points=points,
     )
 
 
-def _overripe(d: Mapping[str, Any], who: Who) -> str:
-    return (
-        f"{who(d['owner'])}'s vine on token {d['token'] + 1} is overripe (worth {d['value']}): "
-        f"{count(len(d['dice']), 'die', 'dice')} go back to the bushel."
+def _overripe(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.ngettext(
+        "{owner}'s vine on token {token} is overripe (worth {value}): {count} die goes back to the bushel.",
+        "{owner}'s vine on token {token} is overripe (worth {value}): {count} dice go back to the bushel.",
+        len(d["dice"]),
+        owner=who(d["owner"]),
+        token=d["token"] + 1,
+        value=d["value"],
     )
 
 
-def _karma(d: Mapping[str, Any], who: Who) -> str:
-    lost = f", {d['lost']} lost above the cap" if d["lost"] else ""
-    return f"{who(d['seat'])} gains {d['gained']} karma ({d['reason']}{lost}): karma {d['karma']}."
+def _karma(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    fields = {
+        "seat": who(d["seat"]),
+        "reason": _reason(d["reason"], w),
+        "karma": d["karma"],
+        "lost": d["lost"],
+    }
+    if d["lost"]:
+        return w.gettext(
+            "{seat} gains {gained} karma ({reason}, {lost} lost above the cap): karma {karma}.",
+            gained=d["gained"],
+            **fields,
+        )
+    return w.gettext("{seat} gains {gained} karma ({reason}): karma {karma}.", gained=d["gained"], **fields)
 
 
-def _bit(d: Mapping[str, Any], who: Who) -> str:
-    bits = "a karma bit" if d["count"] == 1 else f"{d['count']} karma bits"
-    return f"{who(d['seat'])} gets {bits} ({d['reason']})."
+def _bit(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.ngettext(
+        "{seat} gets a karma bit ({reason}).",
+        "{seat} gets {count} karma bits ({reason}).",
+        d["count"],
+        seat=who(d["seat"]),
+        reason=_reason(d["reason"], w),
+    )
 
 
-def _die_change(verb: str) -> Callable[[Mapping[str, Any], Who], str]:
-    def line(d: Mapping[str, Any], who: Who) -> str:
-        return (
-            f"{who(d['seat'])} spends {d['cost']} karma to {verb} {d['colour']} {d['before']}: "
-            f"it now shows {d['after']} (karma {d['karma']})."
+_CHANGES = {
+    "re-roll": N_(
+        "{seat} spends {cost} karma to re-roll {colour} {before}: it now shows {after} (karma {karma})."
+    ),
+    "shift": N_(
+        "{seat} spends {cost} karma to shift {colour} {before}: it now shows {after} (karma {karma})."
+    ),
+    "roll over": N_(
+        "{seat} spends {cost} karma to roll over {colour} {before}: it now shows {after} (karma {karma})."
+    ),
+    "turn": N_("{seat} spends {cost} karma to turn {colour} {before}: it now shows {after} (karma {karma})."),
+}
+
+
+def _die_change(verb: str) -> Callable[[Mapping[str, Any], Who, Words], str]:
+    def line(d: Mapping[str, Any], who: Who, w: Words) -> str:
+        return w.gettext(
+            _CHANGES[verb],
+            seat=who(d["seat"]),
+            cost=d["cost"],
+            colour=colour_word(d["colour"], w),
+            before=d["before"],
+            after=d["after"],
+            karma=d["karma"],
         )
 
     return line
 
 
-def _clean(d: Mapping[str, Any], who: Who) -> str:
-    where = vine_of(d["seat"], d["owner"], d["token"], who)
-    return (
-        f"{who(d['seat'])} spends {d['cost']} karma to clean the vine on {where}: "
-        f"{count(len(d['dice']), 'die', 'dice')} back to the bushel (karma {d['karma']})."
+def _clean(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.ngettext(
+        "{seat} spends {cost} karma to clean the vine on {where}: "
+        "{count} die back to the bushel (karma {karma}).",
+        "{seat} spends {cost} karma to clean the vine on {where}: "
+        "{count} dice back to the bushel (karma {karma}).",
+        len(d["dice"]),
+        seat=who(d["seat"]),
+        cost=d["cost"],
+        where=vine_of(d["seat"], d["owner"], d["token"], who, w),
+        karma=d["karma"],
     )
 
 
-def _flip(d: Mapping[str, Any], who: Who) -> str:
-    return (
-        f"{who(d['seat'])} spends {d['cost']} karma to flip the seed on "
-        f"{vine_of(d['seat'], d['owner'], d['token'], who)}: {d['before']} becomes {d['after']} "
-        f"(karma {d['karma']})."
+def _flip(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.gettext(
+        "{seat} spends {cost} karma to flip the seed on {where}: {before} becomes {after} (karma {karma}).",
+        seat=who(d["seat"]),
+        cost=d["cost"],
+        where=vine_of(d["seat"], d["owner"], d["token"], who, w),
+        before=d["before"],
+        after=d["after"],
+        karma=d["karma"],
     )
 
 
-def _pass(d: Mapping[str, Any], who: Who) -> str:
-    them = "it" if len(d["dice"]) == 1 else "them"
+def _pass(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    fields = {"seat": who(d["seat"]), "dice": dice_text(d["dice"], w)}
     if d["to"] == d["seat"]:
-        return f"{who(d['seat'])} cannot place {dice_text(d['dice'])} and keeps {them} for the next turn."
-    return f"{who(d['seat'])} cannot place {dice_text(d['dice'])} and passes {them} to {who(d['to'])}."
-
-
-def _clear(d: Mapping[str, Any], who: Who) -> str:
-    return (
-        f"{who(d['owner'])} clears their vine on token {d['token'] + 1} (worth {d['value']}): "
-        f"{count(len(d['dice']), 'die', 'dice')} back to the bushel."
+        return w.ngettext(
+            "{seat} cannot place {dice} and keeps it for the next turn.",
+            "{seat} cannot place {dice} and keeps them for the next turn.",
+            len(d["dice"]),
+            **fields,
+        )
+    return w.ngettext(
+        "{seat} cannot place {dice} and passes it to {to}.",
+        "{seat} cannot place {dice} and passes them to {to}.",
+        len(d["dice"]),
+        to=who(d["to"]),
+        **fields,
     )
 
 
-def _first(d: Mapping[str, Any], who: Who) -> str:
-    bonus = f" (+{count(d['bonus'], 'point', 'points')})" if d["bonus"] else ""
-    return f"{who(d['owner'])} is the first to harvest six tomatoes{bonus}."
+def _clear(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.ngettext(
+        "{owner} clears their vine on token {token} (worth {value}): {count} die back to the bushel.",
+        "{owner} clears their vine on token {token} (worth {value}): {count} dice back to the bushel.",
+        len(d["dice"]),
+        owner=who(d["owner"]),
+        token=d["token"] + 1,
+        value=d["value"],
+    )
 
 
-def _final(d: Mapping[str, Any], who: Who) -> str:
+def _first(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    if d["bonus"]:
+        return w.ngettext(
+            "{owner} is the first to harvest six tomatoes (+{count} point).",
+            "{owner} is the first to harvest six tomatoes (+{count} points).",
+            d["bonus"],
+            owner=who(d["owner"]),
+        )
+    return w.gettext("{owner} is the first to harvest six tomatoes.", owner=who(d["owner"]))
+
+
+def _final(d: Mapping[str, Any], who: Who, w: Words) -> str:
     if d.get("solo"):
-        return "Sixth tomato harvested: the game ends with this turn."
-    return f"Final round: the game ends after {who(d['last'])}'s turn."
+        return w.gettext("Sixth tomato harvested: the game ends with this turn.")
+    return w.gettext("Final round: the game ends after {seat}'s turn.", seat=who(d["last"]))
 
 
-def _cap(d: Mapping[str, Any], who: Who) -> str:
-    return f"{who(d['seat'])}'s karma drops to {d['karma']} at the end of the turn ({d['lost']} lost)."
+def _cap(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.gettext(
+        "{seat}'s karma drops to {karma} at the end of the turn ({lost} lost).",
+        seat=who(d["seat"]),
+        karma=d["karma"],
+        lost=d["lost"],
+    )
 
 
-def _undo(d: Mapping[str, Any], who: Who) -> str:
-    return f"{who(d['seat'])} takes back their last move."
+def _undo(d: Mapping[str, Any], who: Who, w: Words) -> str:
+    return w.gettext("{seat} takes back their last move.", seat=who(d["seat"]))
 
 
-def _end(d: Mapping[str, Any], who: Who) -> str:
+def _end(d: Mapping[str, Any], who: Who, w: Words) -> str:
     if d["reason"] == GameEnd.SOLO_OUT_OF_DICE.value and d.get("held"):
         # Section 13: black and gold dice never seed a vine, so with every token empty they are stuck.
-        kept = count(d["held"], "die", "dice")
-        return (
-            f"Game over: the bushel is empty and the {kept} left (black or gold) can never be placed:"
-            " only a red die seeds a vine."
+        return w.ngettext(
+            "Game over: the bushel is empty and the {count} die left (black or gold) can never be placed:"
+            " only a red die seeds a vine.",
+            "Game over: the bushel is empty and the {count} dice left (black or gold) can never be placed:"
+            " only a red die seeds a vine.",
+            d["held"],
         )
-    return f"Game over: {_END_TEXT.get(d['reason'], d['reason'])}."
+    known = _END_TEXT.get(d["reason"])
+    return w.gettext(known) if known else w.gettext("Game over: {reason}.", reason=d["reason"])
 
 
-_LINES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
+_LINES: dict[str, Callable[[Mapping[str, Any], Who, Words], str]] = {
     Ev.TURN: _turn,
     Ev.ROLL: _roll,
     Ev.PLACE: _place,
@@ -200,10 +361,10 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
 }
 
 
-def describe(event: Event, names: Sequence[str] | None = None) -> str:
-    """One line of plain English for a Diced Tomatoes event, seats called by `names` ("Player N" if None)."""
+def describe(event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+    """One line for a Diced Tomatoes event in `words`, seats called by `names` (None: "Player N")."""
     line = _LINES.get(event.kind)
     if line is None:
         details = ", ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind}: {details}" if details else event.kind
-    return line(event.data, lambda seat: player_name(seat, names))
+    return line(event.data, lambda seat: player_name(seat, names, words=words), words)

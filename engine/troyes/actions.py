@@ -20,7 +20,7 @@ from engine.troyes.flow import after_countering, next_counter, next_turn, roll_d
 from engine.troyes.kinds import NEUTRAL, Colour, Phase, StepKind
 from engine.troyes.purse import gain_influence, gain_vp
 from engine.troyes.state import Die, Step, TroyesState
-from engine.troyes.text import deniers
+from engine.troyes.text import asked_yield
 
 BACK = Action("back")
 DONE = Action("done")
@@ -364,24 +364,12 @@ ASKED = frozenset({*ACTIVATION_PRICE, "procession"})
 """Cards whose number of activations is asked: each one costs something, or may give others VP."""
 
 
-def activation_yield(effect: str, n: int) -> str:
-    """What `n` activations of an asked card give, in words ("pay 2 influence, gain 12 deniers")."""
-    cubes = "1 cube on an event" if n == 1 else f"{n} cubes on events"
-    return {
-        "artisan": f"pay {n} influence, gain {deniers(6 * n)}",
-        "innkeeper": f"pay {deniers(n)}, gain {n} influence",
-        "journeyman": f"pay {deniers(3 * n)}, gain {2 * n} VP",
-        "troubadour": f"pay {3 * n} influence, gain {2 * n} VP",
-        "diplomat": f"pay {n} influence, put {cubes}",
-        "procession": f"{2 * n} VP to each player with the most dice left",
-    }[effect]
-
-
 def _activations_prompt(state: TroyesState, step: Step) -> Prompt:
     options = [Action.of("activations", n=n) for n in range(1, step.count + 1)]
     card = state.cards[groups.target_kind(step.target)[1]].id
     effect = activities()[card].effect
-    yields = tuple(activation_yield(effect, n) for n in range(1, step.count + 1))
+    # The engine's English, for readers of the prompt alone (CLI, records); the cog words it itself.
+    yields = tuple(asked_yield(card, n) for n in range(1, step.count + 1))
     context = (("target", step.target), ("card", card), ("effect", effect), ("yields", yields))
     return Prompt(step.seat, "activations", (*options, BACK), default=options[-1], context=context)
 

@@ -10,8 +10,8 @@ from engine.rng import Rng
 from engine.troyes import groups
 from engine.troyes.actions import BOUGHT, SUPPLY, can_target, own_dice, sources, strength, usable_modifiers
 from engine.troyes.board import cathedral_cubes, entry_result, standing
-from engine.troyes.cards import affordable
-from engine.troyes.data import activities, board, events
+from engine.troyes.cards import COUNTING, STEPPED, affordable
+from engine.troyes.data import activities, board, by_effect, events
 from engine.troyes.eventcards import rewards
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, StepKind
 from engine.troyes.state import Die, TroyesState
@@ -303,17 +303,13 @@ def _effect_value(view: TroyesState, seat: int, effect: str, spent: Sequence[Die
         "templar",
     ):
         return 0.7 if rounds_left(view) or player.cubes.get(effect, 0) < 2 else 0.3
+    card = by_effect(effect)
+    if card is not None and not card.delayed and effect not in COUNTING | STEPPED:
+        # A card of fixed figures (the data's): what it gives less what it costs, in VP.
+        gain, price = card.gain, card.price
+        dn, inf = _dn(view, seat), _inf(view, seat)
+        return gain.vp + gain.deniers * dn + gain.influence * inf - price.deniers * dn - price.influence * inf
     table = {
-        "artisan": 6 * _dn(view, seat) - _inf(view, seat),
-        "merchant": 2 * _dn(view, seat),
-        "innkeeper": _inf(view, seat) - _dn(view, seat),
-        "journeyman": 2 - 3 * _dn(view, seat),
-        "goldsmith": 1 + 2 * _dn(view, seat),
-        "sculptor": 1.0,
-        "pilgrimage": 2.0,
-        "hunting": 3 * _inf(view, seat),
-        "mercenary": 3 * _dn(view, seat),
-        "troubadour": 2 - 3 * _inf(view, seat),
         "archer": 2 / 3 * (_inf(view, seat) + 0.7),
         "diplomat": 0.7,
     }

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from engine.core import Event
 from engine.troyes.board import cathedral_cubes, standing
-from engine.troyes.data import activities
+from engine.troyes.data import ActivityCard, activities
 from engine.troyes.kinds import BISHOPRIC, CITY_HALL, NEUTRAL, PALACE, Colour, StepKind
 from engine.troyes.purse import gain_influence, gain_vp, pay_deniers
 from engine.troyes.state import Step, TroyesState
 
 ACTIVATION_PRICE: dict[str, tuple[int, int]] = {
-    "artisan": (0, 1),
-    "innkeeper": (1, 0),
-    "journeyman": (3, 0),
-    "troubadour": (0, 3),
-    "diplomat": (0, 1),
+    card.effect: (card.price.deniers, card.price.influence) for card in activities().values() if card.price
 }
-"""What one activation of an immediate card costs, in deniers and influence (rules §7.2)."""
+"""What one activation of an immediate card costs, in deniers and influence, by effect (from the data)."""
+
+COUNTING = frozenset({"miller", "glassblower", "captain", "tax_collector", "procession", "joust"})
+"""Immediate cards whose gain depends on the board; every other card without a special step gains
+its `gain` figures outright (the data's, so a card with fixed figures needs no code)."""
+STEPPED = frozenset({"archer", "chivalry", "diplomat"})
+"""Immediate cards whose activations put choices on the stack (rolls, cubes on events)."""
 
 
 def affordable(
@@ -103,14 +105,14 @@ def _carry_out(state: TroyesState, seat: int, card_id: str, times: int) -> list[
     out: list[Event] = []
     effect = card.effect
     paying = affordable(state, seat, effect, times)
-    for _ in range(times if effect not in ("archer", "chivalry", "diplomat") else 0):
-        out += _immediate(state, seat, effect, card.name, paying > 0)
+    for _ in range(times if effect not in STEPPED else 0):
+        out += _immediate(state, seat, card, paying > 0)
         paying -= 1
     if effect == "archer":
         state.stack.append(Step(kind=StepKind.ARCHER, seat=seat, count=times))
     elif effect == "diplomat":
         # All influence is paid before any cube is placed (§7.2 Diplomat).
-        player.influence -= paying
+        player.influence -= paying * card.price.influence
         if paying:
             state.stack.append(Step(kind=StepKind.EVENT_CUBE, seat=seat, count=paying))
     elif effect == "chivalry":
@@ -120,50 +122,40 @@ def _carry_out(state: TroyesState, seat: int, card_id: str, times: int) -> list[
     return out
 
 
-def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: bool) -> list[Event]:
+def _immediate(state: TroyesState, seat: int, card: ActivityCard, can_pay: bool) -> list[Event]:
+    """One activation of an immediate card: its price paid and its gain, by the data's figures."""
     player = state.players[seat]
     out: list[Event] = []
-    if effect == "artisan" and can_pay:
-        player.influence -= 1
-        player.deniers += 6
-    elif effect == "merchant":
-        player.deniers += 2
+    effect, name, gain = card.effect, card.name, card.gain
+    if effect not in COUNTING:
+        if card.price and not can_pay:
+            return out
+        player.deniers += gain.deniers - card.price.deniers
+        player.influence -= card.price.influence
+        if gain.influence:
+            gain_influence(state, seat, gain.influence)
+        if gain.vp:
+            out.append(gain_vp(state, seat, gain.vp, name))
     elif effect == "miller":
         # Ruling: the better building is always chosen (nothing changes between activations).
-        player.deniers += 2 * max(standing(state, PALACE, seat), standing(state, BISHOPRIC, seat))
-    elif effect == "innkeeper" and can_pay:
-        player.deniers -= 1
-        gain_influence(state, seat, 1)
-    elif effect == "journeyman" and can_pay:
-        player.deniers -= 3
-        out.append(gain_vp(state, seat, 2, name))
-    elif effect == "goldsmith":
-        player.deniers += 2
-        out.append(gain_vp(state, seat, 1, name))
-    elif effect == "sculptor":
-        out.append(gain_vp(state, seat, 1, name))
-    elif effect == "pilgrimage":
-        out.append(gain_vp(state, seat, 2, name))
+        best = max(standing(state, PALACE, seat), standing(state, BISHOPRIC, seat))
+        player.deniers += gain.deniers * best
     elif effect == "procession":
         counts = [sum(1 for d in state.dice if d.owner == s) for s in range(state.seats)]
         best = max(counts)
         if best >= 1:
-            out += [gain_vp(state, s, 2, name) for s in range(state.seats) if counts[s] == best]
+            out += [gain_vp(state, s, gain.vp, name) for s in range(state.seats) if counts[s] == best]
     elif effect == "joust":
         # English rulebook (DATA.md): only the activating player gains, if their red total (the
         # activation's dice are gone already) is the highest, ties included; no red dice, no gain.
         mine = red_total(state, seat)
         if mine >= 1 and all(red_total(state, s) <= mine for s in range(state.seats)):
-            out.append(gain_vp(state, seat, 2, name))
+            out.append(gain_vp(state, seat, gain.vp, name))
     elif effect == "glassblower" and cathedral_cubes(state, seat) >= 2:
-        out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2, name))
-    elif effect == "hunting":
-        gain_influence(state, seat, 3)
-    elif effect == "mercenary":
-        player.deniers += 3
+        out.append(gain_vp(state, seat, cathedral_cubes(state, seat) // 2 * gain.vp, name))
     elif effect == "tax_collector":
         for other in [*range(state.seats), NEUTRAL]:
-            due = standing(state, CITY_HALL, other)
+            due = standing(state, CITY_HALL, other) * gain.deniers
             if other == seat or not due:
                 continue
             # The bank pays for the neutral citizens; a player pays what he can.
@@ -173,8 +165,5 @@ def _immediate(state: TroyesState, seat: int, effect: str, name: str, can_pay: b
     elif effect == "captain":
         carrying = sum(1 for slot in state.queue if seat in slot.cubes)
         if carrying:
-            out.append(gain_vp(state, seat, carrying, name))
-    elif effect == "troubadour" and can_pay:
-        player.influence -= 3
-        out.append(gain_vp(state, seat, 2, name))
+            out.append(gain_vp(state, seat, carrying * gain.vp, name))
     return out

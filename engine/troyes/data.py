@@ -15,6 +15,18 @@ _DIR = Path(__file__).with_name("data")
 
 
 @dataclass(frozen=True, slots=True)
+class Figures:
+    """Deniers, influence and VP: what one activation of a card costs, or gives (rules §7.2)."""
+
+    deniers: int = 0
+    influence: int = 0
+    vp: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.deniers or self.influence or self.vp)
+
+
+@dataclass(frozen=True, slots=True)
 class ActivityCard:
     """One of the 27 activity cards: colour, level, hire cost, divisor, tradesman space VP."""
 
@@ -27,6 +39,12 @@ class ActivityCard:
     divisor: int
     space_vp: tuple[int, ...]
     effect: str
+    price: Figures
+    """What one activation costs (paid only by whoever can; nothing for most cards)."""
+    gain: Figures
+    """What one activation gives; for a card that counts something (the Miller's citizens, the
+    Glassblower's pairs of cubes, the Captain's events, the Tax Collector's citizens), per thing
+    counted; the Procession's and the Joust's to whoever the card rewards."""
     text: str
     estimated: tuple[str, ...]
 
@@ -108,6 +126,16 @@ def _load(name: str) -> Any:
 def activities() -> dict[str, ActivityCard]:
     """The 27 activity cards by id."""
     return {raw["id"]: from_json(ActivityCard, raw) for raw in _load("activities.json")}
+
+
+def by_effect(effect: str) -> ActivityCard | None:
+    """The activity card of an effect (each of the 27 has its own), or None."""
+    return _by_effect().get(effect)
+
+
+@cache
+def _by_effect() -> dict[str, ActivityCard]:
+    return {card.effect: card for card in activities().values()}
 
 
 @cache

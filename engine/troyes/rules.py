@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-from engine.core import Action, Bot, Event, OptionSpec, Outcome, Prompt, Rules, Scalar, rank
+from engine.core import Action, Bot, Event, Outcome, Prompt, Rules, Scalar, rank
 from engine.rng import Rng
 from engine.troyes import actions, text
 from engine.troyes.bots import GreedyBot, RandomTroyesBot, easy_bot
 from engine.troyes.hard import SearchBot
 from engine.troyes.kinds import HIDDEN, Phase
+from engine.troyes.options import OPTION_SPECS
 from engine.troyes.scoring import breakdown
 from engine.troyes.setup import new_game
 from engine.troyes.state import TroyesState
+from engine.words import ENGLISH, Words
 
 
 class TroyesRules(Rules[TroyesState]):
@@ -25,15 +27,7 @@ class TroyesRules(Rules[TroyesState]):
     max_players = 4
     state_type = TroyesState
     hidden_information = True  # victory points and character cards
-    option_specs = (
-        OptionSpec(
-            "tiebreak",
-            "Tie-break",
-            False,
-            help="tied players are ranked by deniers, then influence, not sharing the win",
-            short="tiebreak",
-        ),
-    )
+    option_specs = OPTION_SPECS
 
     def _setup(self, seats: int, options: dict[str, Scalar], rng: Rng) -> TroyesState:
         return new_game(seats, bool(options["tiebreak"]), rng)
@@ -76,8 +70,8 @@ class TroyesRules(Rules[TroyesState]):
         summary = ("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners)
         return Outcome(scores, ranks, lines, summary)
 
-    def describe(self, event: Event, names: Sequence[str] | None = None) -> str:
-        return text.describe(event, names)
+    def describe(self, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH) -> str:
+        return text.describe(event, names, words=words)
 
     def bots(self) -> Mapping[str, Bot[TroyesState]]:
         return BOTS

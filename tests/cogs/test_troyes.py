@@ -333,3 +333,40 @@ def test_a_group_s_price_shows_on_its_dice_its_done_and_the_question() -> None:
     (prompt,) = RULES.prompts(state)
     label = ui.choice(RULES.view(state, None), prompt, DONE, NAMES).single_label
     assert label == "Done: +2 deniers; pay 8 deniers"
+
+
+def test_a_card_s_figures_are_the_engine_s_data_the_cog_and_the_engine_read_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 35: a card's price and gain live once, in the data; the engine plays them and the cog's
+    words (what a group yields, how many activations to take) come from them."""
+    from dataclasses import replace
+
+    from cogs.games._troyes_words import group_result
+    from engine.troyes import RULES
+    from engine.troyes.data import Figures, activities
+    from tests.engine.troyes.helpers import Y, add_dice, die, play, spare, table, target, with_tradesman
+
+    merchant, artisan = activities()["Y1b"], activities()["Y1a"]
+    monkeypatch.setitem(activities(), "Y1b", replace(merchant, gain=Figures(deniers=5)))
+    monkeypatch.setitem(activities(), "Y1a", replace(artisan, gain=Figures(deniers=7)))
+    state = table(2, ("Y1b",))
+    with_tradesman(state, 0, 0)
+    spare(state)
+    (six,) = add_dice(state, 0, Y, 6)
+    dice = [d for d in state.dice if d.id == six]
+    said = group_result(RULES.view(state, None), 0, "card:0", "", dice, NAMES)
+    assert said == "2 activations: +10 deniers"
+    before = state.players[0].deniers
+    after = RULES.apply(state, 0, target("card:0")).state
+    assert after.players[0].deniers == before + 10, "the engine plays the same figures"
+
+    state = table(2, ("Y1a",))  # Artisan: each activation costs 1 influence, so their number is asked
+    with_tradesman(state, 0, 0)
+    spare(state)
+    _, second = add_dice(state, 0, Y, 4, 4)
+    state = play(state, 0, target("card:0"), die(second))
+    (prompt,) = RULES.prompts(state)
+    assert prompt.kind == "activations"
+    label = get_ui("troyes").choice(RULES.view(state, None), prompt, Action.of("activations", n=2), NAMES)
+    assert label.single_label.startswith("2×: pay 2 influence, gain 14 deniers")

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import gettext
+import importlib
+import inspect
+import pkgutil
 from typing import Any
 
 import pytest
 
+from engine import SKELETON
 from engine.core import Rules
 from engine.games import GAMES, Game, UnknownGame, game, get_rules, registration
+from engine.words import Words
 from tests.toygame import RULES as RACE
 
 
@@ -53,3 +59,46 @@ def test_hidden_information_is_set_exactly_for_games_whose_seats_see_more(game_i
 
 def test_the_toy_race_hides_its_secrets_and_says_so() -> None:
     assert RACE.hidden_information and _sees_more(RACE, 2)
+
+
+@pytest.mark.parametrize("entry", GAMES.values(), ids=list(GAMES))
+def test_each_registered_game_package_follows_the_skeleton(entry: Game) -> None:
+    package = importlib.import_module(entry.rules)
+    assert package.__file__ is not None and package.__file__.endswith("__init__.py"), "a game is a package"
+    found = {module.name for module in pkgutil.iter_modules(package.__path__)} | {"__init__"}
+    assert set(SKELETON) <= found, f"{entry.id} lacks {sorted(set(SKELETON) - found)}"
+    assert package.RULES is importlib.import_module(f"{entry.rules}.rules").RULES
+    assert package.RULES.option_specs == importlib.import_module(f"{entry.rules}.options").OPTION_SPECS
+    describe = importlib.import_module(f"{entry.rules}.text").describe
+    assert "words" in inspect.signature(describe).parameters, "the engine's words come in a Words"
+
+
+class _Marked(Words):
+    """A language whose every message comes back bracketed, so a line built outside the catalog shows."""
+
+    def __init__(self) -> None:
+        super().__init__("xx", gettext.NullTranslations())
+
+    def gettext(self, message: str, /, **fields: object) -> str:
+        return f"⟦{super().gettext(message, **fields)}⟧"
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
+        return f"⟦{super().ngettext(singular, plural, count, **fields)}⟧"
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_log_line_of_a_game_is_one_catalog_message(game_id: str) -> None:
+    """Issue 36: the engine's text goes through the Words it is handed, a whole message per line."""
+    rules = get_rules(game_id)
+    marked = _Marked()
+    for seats in game(game_id).sample_seats:
+        state = rules.setup(seats, None, seats)
+        events = list(rules.opening(state))
+        while prompts := rules.prompts(state):
+            transition = rules.apply(state, prompts[0].seat, rules.bot_action(state, prompts[0], "random"))
+            state = transition.state
+            events += transition.events
+        for event in events:
+            for names in (None, ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"]):
+                line = rules.describe(event, names, words=marked)
+                assert not line or (line.startswith("⟦") and line.endswith("⟧")), line

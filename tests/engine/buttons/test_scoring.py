@@ -6,9 +6,9 @@ import pytest
 
 from engine.buttons import RULES
 from engine.buttons.actions import STOP, star
-from engine.buttons.describe import describe_event
 from engine.buttons.faces import Colour
 from engine.buttons.state import ButtonsState, Cell, Phase, Status, longest_run
+from engine.buttons.text import describe
 from engine.core import Event
 
 from .helpers import act, new_state, only_in
@@ -197,12 +197,12 @@ def test_the_most_stars_a_round_can_give(seats: int, most: int) -> None:
 
 def test_the_game_over_line_names_the_winner_why_the_game_ended_and_what_the_score_is() -> None:
     names = ["Ann", "Bob", "Cy"]
-    line = describe_event(Event("game_over", {"scores": [9, 108, 12]}), names)
+    line = describe(Event("game_over", {"scores": [9, 108, 12]}), names)
     assert line == (
         "The game ends: Bob has a line of 5 stars. Bob wins."
         " Scores: Bob 108 (8 stars + 100 for a line of 5); Cy 12 stars; Ann 9 stars."
     )
-    tied = describe_event(Event("game_over", {"scores": [12, 12, 1]}), names)
+    tied = describe(Event("game_over", {"scores": [12, 12, 1]}), names)
     assert tied == (
         "The game ends: Ann and Bob have 12 stars or more. Ann and Bob share the win."
         " Scores: Ann 12 stars; Bob 12 stars; Cy 1 star."
