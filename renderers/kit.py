@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -25,11 +26,25 @@ class Drawn:
     """The full text when `max_width` cut it with an ellipsis, else None."""
 
 
+@lru_cache(maxsize=8)
+def coverage_steps(levels: int) -> list[int]:
+    """A lookup table rounding a text mask's 256 coverage values to `levels` (>= 2) evenly spaced ones."""
+    if levels < 2:
+        raise ValueError("text keeps at least 2 coverage levels")
+    step = 255 / (levels - 1)
+    return [round(round(value / step) * step) for value in range(256)]
+
+
 class Canvas:
     """An RGB image with the drawing operations the boards share."""
 
-    def __init__(self, w: int, h: int, background: RGB = palette.BACKGROUND) -> None:
+    def __init__(
+        self, w: int, h: int, background: RGB = palette.BACKGROUND, *, text_levels: int | None = None
+    ) -> None:
         self.image = Image.new("RGB", (w, h), background)
+        self.text_levels = text_levels
+        """How many coverage levels text edges keep (None: all 256). Fewer levels repeat more
+        byte runs, so the PNG is smaller: 3 (none, half, full) cut a Troyes board by a quarter."""
         self.draw = ImageDraw.Draw(self.image)
         self.text_sizes: set[tuple[int, bool]] = set()
         """Every (font size, bold) the canvas drew text with, for the phone legibility check."""
@@ -98,6 +113,8 @@ class Canvas:
         found = stamp(text, size, bold, anchor)
         if found is not None:
             mask, left, top = found
+            if self.text_levels is not None:
+                mask = mask.point(coverage_steps(self.text_levels))
             x, y = round(xy[0]) + left, round(xy[1]) + top
             self.image.paste(fill, (x, y), mask)
             self.drawn.append(Drawn(Box(x, y, mask.width, mask.height), text, cut_from))
