@@ -35,6 +35,18 @@ def coverage_steps(levels: int) -> list[int]:
     return [round(round(value / step) * step) for value in range(256)]
 
 
+@lru_cache(maxsize=4096)
+def _stepped_stamp(
+    text: str, size: int, bold: bool, anchor: str, levels: int
+) -> tuple[Image.Image, int, int] | None:
+    """`stamp` with its mask rounded to `levels` coverage levels (cached as stamp is)."""
+    found = stamp(text, size, bold, anchor)
+    if found is None:
+        return None
+    mask, left, top = found
+    return mask.point(coverage_steps(levels)), left, top
+
+
 class Canvas:
     """An RGB image with the drawing operations the boards share."""
 
@@ -110,11 +122,13 @@ class Canvas:
         cut_from: str | None = None,
     ) -> None:
         """Paint `text` through its cached mask, anchored at `xy` as ImageDraw.text would."""
-        found = stamp(text, size, bold, anchor)
+        found = (
+            stamp(text, size, bold, anchor)
+            if self.text_levels is None
+            else _stepped_stamp(text, size, bold, anchor, self.text_levels)
+        )
         if found is not None:
             mask, left, top = found
-            if self.text_levels is not None:
-                mask = mask.point(coverage_steps(self.text_levels))
             x, y = round(xy[0]) + left, round(xy[1]) + top
             self.image.paste(fill, (x, y), mask)
             self.drawn.append(Drawn(Box(x, y, mask.width, mask.height), text, cut_from))
