@@ -42,8 +42,18 @@ from renderers.troyes_marks import (
 WIDTH = 960
 PAD = 14
 PNG_LEVEL = 6
-"""zlib level: about 20% smaller than level 3 on this tall board (~78 kB), for ~10 ms more a board;
-since a board is drawn only when it changed (issue 33), that is less drawing time a game than before."""
+"""zlib level: about 20% smaller than level 3 on this tall board (~45 kB), for ~10 ms more a board;
+since a board is drawn only when it changed (issue 33), that is less drawing time a game than before.
+Levels 8-9 are another 10% smaller but triple the encoding time (12 -> 80 ms): left out."""
+
+TEXT_LEVELS = 3
+"""Coverage levels of the board's text edges: none, half, full. Text is most of a board's bytes;
+with these a board is three quarters of the bytes of fully antialiased text, and looks the same
+at a phone's size (issue 33). Two levels (no antialiasing) save a tenth more but show jagged."""
+
+PALETTE_MIXES = 30
+"""The fixed palette (scripts/learn_palettes.py) holds the board's fills and the half-way mixes of
+the 30 commonest pairs meeting at an edge: edges of shapes snap to three steps as text does."""
 
 _PHASE_WORDS = {
     Phase.PLACEMENT: N_("SETUP"),
@@ -85,7 +95,7 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str], *, w: Word
         city.middle_height(view, WIDTH - 2 * PAD),
         city.cards_height(view),
     )
-    canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD)
+    canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD, text_levels=TEXT_LEVELS)
     rest = canvas.box.inset(PAD)
     header, rest = rest.take_top(heights[0], GAP)
     players, rest = rest.take_top(heights[1], GAP)

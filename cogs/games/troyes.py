@@ -8,6 +8,7 @@ Labels are built from the public view only: a board message is seen by everyone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from cogs.games._troyes_words import (
@@ -41,8 +42,8 @@ from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, ArgValue, Event, Outcome, Prompt, Scalar
 from engine.troyes import groups, scoring
 from engine.troyes.data import activities, board, characters
-from engine.troyes.kinds import Colour
-from engine.troyes.state import Die, TroyesState
+from engine.troyes.kinds import Colour, StepKind
+from engine.troyes.state import Die, EventSlot, TroyesState
 from engine.troyes.text import activation_yield, asked_yield
 from engine.words import count, signed
 
@@ -343,6 +344,24 @@ class TroyesUI(GameUI):
             have = f" Chosen: {picked}." if chosen else ""
             return f"{who}: choose up to 3 of your dice to turn over.{have}"
         return f"{who}: your move."
+
+    def board_key(self, view: Any) -> object:
+        """The spectators' view; while a player puts cubes on events one at a time, without those
+        cubes and the influence each brings.
+
+        Every cube is in the caption, and the buttons say each event's free banners, so the image
+        drawn when the cubes began stays until the run ends or an event is countered (issue 33).
+        """
+        step = view.stack[-1] if view.stack else None
+        if step is None or step.kind is not StepKind.EVENT_CUBE:
+            return view
+        held: TroyesState = view.copy()
+        held.version, held.undo_seat, held.undo_depth = 0, None, 0
+        held.queue = [EventSlot(id=slot.id) for slot in view.queue]
+        held.stack[-1] = replace(step, count=0)
+        if 0 <= step.seat < len(held.players):
+            held.players[step.seat].influence = 0
+        return ("cubes on events", held)
 
     def starts_turn(self, event: Event) -> bool:
         """A new round and the start of the actions get a new board message."""

@@ -370,3 +370,43 @@ def test_a_card_s_figures_are_the_engine_s_data_the_cog_and_the_engine_read_alik
     assert prompt.kind == "activations"
     label = get_ui("troyes").choice(RULES.view(state, None), prompt, Action.of("activations", n=2), NAMES)
     assert label.single_label.startswith("2×: pay 2 influence, gain 14 deniers")
+
+
+def _cube_runs(seed: int) -> Iterator[list[Any]]:
+    """Runs of states in which one player puts cubes on events one at a time, with the states
+    just before and just after each run, from a seeded 3-player bot game."""
+    from engine.troyes.kinds import StepKind
+    from renderers.playout import states
+
+    def placing(state: Any) -> bool:
+        return bool(state.stack) and state.stack[-1].kind is StepKind.EVENT_CUBE
+
+    every = list(states(get_rules("troyes"), 3, seed))
+    start = None
+    for index, state in enumerate(every):
+        if placing(state) and start is None:
+            start = index
+        elif not placing(state) and start is not None:
+            yield every[start - 1 : index + 1]
+            start = None
+
+
+def test_a_run_of_cubes_on_events_keeps_the_board_image_until_it_ends() -> None:
+    # Issue 33: each cube is in the caption and the buttons say each event's free banners, so
+    # the image drawn as the run begins stays; what the run did is drawn when it ends.
+    ui = get_ui("troyes")
+    rules = get_rules("troyes")
+    runs = [run for run in _cube_runs(7300) if len(run) >= 4]  # a seed with runs of 2 and 3 cubes
+    assert runs
+    kept = 0
+    for before, *during, after in runs:
+        keys = [ui.board_key(rules.view(state, None)) for state in (before, *during, after)]
+        assert keys[0] != keys[1] and keys[-1] != keys[-2]
+        steps = zip(during[:-1], during[1:], keys[1:-2], keys[2:-1], strict=True)
+        for previous, state, earlier, key in steps:
+            if [e.id for e in state.queue] == [e.id for e in previous.queue]:
+                assert key == earlier  # one more cube, one more influence: the same image
+                kept += 1
+            else:
+                assert key != earlier  # an event was countered and left the queue: drawn again
+    assert kept

@@ -129,6 +129,17 @@ def test_cached_text_paints_the_same_pixels_as_pillow() -> None:
     assert canvas.image.tobytes() == plain.tobytes()
 
 
+def test_text_with_three_coverage_levels_paints_ink_background_and_half_way_only() -> None:
+    canvas = Canvas(400, 120, text_levels=3)
+    canvas.text((20, 60), "Round 3 · 12 deniers", 28, anchor="lm", fill=palette.ACTIVE)
+    colours = {colour for _, colour in canvas.image.getcolors(1 << 16) or []}
+    assert len(colours) == 3 and {palette.BACKGROUND, palette.ACTIVE} < colours
+    plain = Canvas(400, 120)
+    plain.text((20, 60), "Round 3 · 12 deniers", 28, anchor="lm", fill=palette.ACTIVE)
+    assert len(plain.image.getcolors(1 << 16) or []) > 20  # antialiased in full unless asked
+    assert [d.box for d in canvas.drawn] == [d.box for d in plain.drawn]
+
+
 @pytest.mark.parametrize("game", [game.id for game in GAMES.values() if game.renderer])
 def test_a_board_is_encoded_with_its_games_fixed_palette_keeping_named_colours(game: str) -> None:
     fixed = png.game_palette(game)

@@ -30,6 +30,8 @@ MAX_HEIGHT = 3000
 """A long event queue makes the board taller; no bot game comes near this."""
 PHONE_BYTES = 300_000
 """Issue 12: a board stays under 300 kB."""
+GAME_BOARD_BYTES = 47_000
+"""Issue 33: a 3-player game uploads about 68 boards, at most 3 MB in all (65 kB a board before)."""
 
 
 @cache
@@ -102,6 +104,13 @@ def test_the_largest_board_is_small_for_a_phone() -> None:
     biggest = max(game(4), key=lambda s: (len(s.queue), len(s.dice)))
     data = render_png("troyes", RULES.view(biggest, 0), 0, NASTY_NAMES[:4])
     decode(data, (WIDTH, WIDTH), MAX_HEIGHT, PHONE_BYTES)
+
+
+def test_the_boards_of_a_three_player_game_average_under_47_kb() -> None:
+    every = game(3)
+    sample = every[:: len(every) // 12]
+    sizes = [len(render_png("troyes", RULES.view(s, None), None, NAMES[:3])) for s in sample]
+    assert sum(sizes) / len(sizes) <= GAME_BOARD_BYTES, sizes
 
 
 def test_hostile_names_draw() -> None:
