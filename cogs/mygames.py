@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from cogs.games import get_ui
 from cogs.platform import text
+from cogs.platform.board_messages import board_link
 from engine.words import noun
 from tables.errors import TableError
 from tables.models import Table, TableStatus
+from tables.store import BoardRecord
 
 MAX_LISTED = 15
 """Tables listed at most (the rest are counted), to stay within one message."""
@@ -45,7 +47,7 @@ def order(tables: Sequence[Table], user_id: int) -> list[Table]:
     return games + sorted(lobbies, key=lambda t: t.id)
 
 
-def game_line(table: Table, user_id: int) -> str:
+def game_line(table: Table, user_id: int, record: BoardRecord) -> str:
     """One game: emoji, title, number, whose move, how long it has waited, a link to its board."""
     ui = get_ui(table.game)
     head = f"{ui.emoji} **{ui.title}** #{table.id}"
@@ -55,22 +57,22 @@ def game_line(table: Table, user_id: int) -> str:
         names = [text.seat_name(table.seats[s]) for s in movers(table)]
         who = f"to move: {', '.join(names)}" if names else "waiting"
     waited = f"since <t:{int(waiting_since(table))}:R>"
-    link = table.board_link()
+    link = board_link(table, record)
     where = f" · [board]({link})" if link else ""
     return f"{head} · {who} {waited}{where}"
 
 
-def lobby_line(table: Table) -> str:
+def lobby_line(table: Table, record: BoardRecord) -> str:
     """One lobby: title, number, seats taken, a link to its message."""
     ui = get_ui(table.game)
     seats = f"{len(table.seats)}/{table.rules.max_players} {noun(table.rules.max_players, 'seat', 'seats')}"
     link = ""
-    if table.lobby_message_id is not None:
-        link = f" · [lobby](https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.lobby_message_id})"
+    if record.lobby_message_id is not None:
+        link = f" · [lobby](https://discord.com/channels/{table.guild_id}/{table.channel_id}/{record.lobby_message_id})"
     return f"{ui.emoji} **{ui.title}** #{table.id} · lobby, {seats}{link}"
 
 
-def games_text(tables: Sequence[Table], user_id: int) -> str:
+def games_text(tables: Sequence[Table], user_id: int, records: Mapping[int, BoardRecord]) -> str:
     """The answer to /games for one user's open tables in one server."""
     if not tables:
         return "You have no open table in this server. Open one with `/play`."
@@ -78,7 +80,12 @@ def games_text(tables: Sequence[Table], user_id: int) -> str:
     shown = ordered[:MAX_LISTED]
     lines = ["🎲 **Your tables here**"]
     for table in shown:
-        lines.append(game_line(table, user_id) if table.status is TableStatus.PLAYING else lobby_line(table))
+        record = records[table.id]
+        lines.append(
+            game_line(table, user_id, record)
+            if table.status is TableStatus.PLAYING
+            else lobby_line(table, record)
+        )
     if len(ordered) > len(shown):
         lines.append(f"-# … and {len(ordered) - len(shown)} more.")
     return text.clip_content("\n".join(lines))
@@ -101,7 +108,8 @@ class MyGames(commands.Cog):
             await interaction.followup.send(str(exc), ephemeral=True)
             return
         here = [t for t in tables if t.guild_id == interaction.guild_id and _known(t)]
-        await interaction.followup.send(games_text(here, interaction.user.id), ephemeral=True)
+        records = {t.id: await self.bot.tables.store.board(t.id) for t in here}
+        await interaction.followup.send(games_text(here, interaction.user.id, records), ephemeral=True)
 
 
 def _known(table: Table) -> bool:

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from cogs.games import UIS, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import gamelog, ids, pacing, records, views
+from cogs.platform import board_messages, gamelog, ids, pacing, records, views
 from cogs.platform.answers import (
     MALFORMED,
     OOPS,
@@ -189,9 +189,10 @@ class Games(commands.Cog):
             return
         table_id = ref.table if ref is not None else None
         table = await current_table(self.service, table_id, interaction.channel_id)
+        link = await board_messages.link(self.service, table) if table is not None else None
         try:
             await interaction.response.send_message(
-                stale_click_answer(table, interaction.user.id), ephemeral=True
+                stale_click_answer(table, interaction.user.id, link), ephemeral=True
             )
         except (discord.HTTPException, discord.InteractionResponded):
             log.info("could not answer a click on an unknown component")
@@ -206,7 +207,7 @@ class Games(commands.Cog):
         """Repost the board (new message, no ping)."""
         table = await self.table_here(interaction)
         await self.presenter.repost(table)
-        link = (await self.service.get(table.id)).board_link()
+        link = await board_messages.link(self.service, table)
         again = f"Here is the board again: {link}" if link is not None else "Here is the board again."
         await interaction.followup.send(again, ephemeral=True)
 
@@ -239,7 +240,7 @@ class Games(commands.Cog):
         table = await self.table_here(interaction)
         table = await self.service.reclaim(table.id, interaction.user.id)
         await self.presenter.flush(table.id)
-        link = table.board_link()
+        link = await board_messages.link(self.service, table)
         board = f" The board: {link}" if link else ""
         answer = f"Your seat at table #{table.id} is yours again.{board}"
         await interaction.followup.send(answer, ephemeral=True)
@@ -292,7 +293,8 @@ class Games(commands.Cog):
     async def info(self, interaction: discord.Interaction[Any]) -> None:
         """Describe the table played here, privately."""
         table = await self.table_here(interaction)
-        await interaction.followup.send(pacing.info_text(table, self.service), ephemeral=True)
+        link = await board_messages.link(self.service, table)
+        await interaction.followup.send(pacing.info_text(table, self.service, link), ephemeral=True)
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The game of this thread, or the only game played from this channel."""

@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 
 import discord
 
+from cogs.platform import board_messages
 from tables.errors import GameNotRunning, StaleVersion, TableError
 from tables.models import Table, TableStatus
 from tables.service import TableService
@@ -30,19 +31,19 @@ class BadButton(TableError):
     message = MALFORMED
 
 
-def stale_click_answer(table: Table | None, user_id: int) -> str:
+def stale_click_answer(table: Table | None, user_id: int, link: str | None = None) -> str:
     """The answer to a click on a component no longer live: the game over, a watcher, or an old board."""
     if table is not None and not table.status.is_open:
         return GameNotRunning.message
     # A watcher learns they are not playing, not that the board they never could use moved on.
     if table is not None and table.seat_of(user_id) is None:
         return WATCHER
-    return out_of_date(table)
+    return out_of_date(table, link)
 
 
-def out_of_date(table: Table | None) -> str:
-    """The answer to a click on an old board: short, with a link to the current one when known."""
-    link = table.board_link() if table is not None and table.status is TableStatus.PLAYING else None
+def out_of_date(table: Table | None, link: str | None = None) -> str:
+    """The answer to a click on an old board: short, with a link to the current board when known."""
+    link = link if table is not None and table.status is TableStatus.PLAYING else None
     return f"That board is out of date: use the latest one: {link}" if link else StaleVersion.message
 
 
@@ -80,7 +81,12 @@ async def deferred(
         yield
     except StaleVersion as exc:
         table = await current_table(service, table_id, None) if service is not None else None
-        await interaction.followup.send(out_of_date(table) if table is not None else str(exc), ephemeral=True)
+        link = (
+            await board_messages.link(service, table) if service is not None and table is not None else None
+        )
+        await interaction.followup.send(
+            out_of_date(table, link) if table is not None else str(exc), ephemeral=True
+        )
     except TableError as exc:
         await interaction.followup.send(str(exc), ephemeral=True)
     except Exception:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import discord
 
-from cogs.platform import text, votes
+from cogs.platform import board_messages, text, votes
 from cogs.platform.notify import where as where_is
 from tables.models import Notice, NoticeKind
 from tables.service import TableService
@@ -30,7 +30,8 @@ async def notice_message(service: TableService, notice: Notice, by_dm: str | Non
     view = None
     if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
         # The game's name too: a player at several tables knows which one at a glance.
-        content = f"⏰ <@{notice.user_id}>, it is your turn in {where_is(table)}"
+        link = await board_messages.link(service, table)
+        content = f"⏰ <@{notice.user_id}>, it is your turn in {where_is(table, link)}"
         vote, view = await votes.reminder_vote(service, table, notice.seat)
         content += vote + (by_dm or "")
         if by_dm != "":  # "": told by DM, the thread's copy (with the vote) pings nobody

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from cogs.games import get_ui
-from cogs.platform import text, threads
+from cogs.platform import board_messages, text, threads
 from tables.models import Notice, NoticeKind, Table, TableStatus
 from tables.players import Notify
 from tables.service import TableService
@@ -91,7 +91,7 @@ class Notifier:
         table = await self.service.get(table_id)
         for user_id in ids:
             try:
-                await self.tell(table, user_id, f"🎲 It is your move in {where(table)}.")
+                await self.tell(table, user_id, f"🎲 It is your move in {await self.where(table)}.")
             except discord.HTTPException as exc:
                 # The board is out and stays so: a lost DM must not make the keeper post it again.
                 log.warning("table %s: could not tell %s of their move: %s", table.id, user_id, exc)
@@ -101,7 +101,8 @@ class Notifier:
         if notice.kind is not NoticeKind.TURN:
             return False
         if notice.user_id is not None and notice.table.status is TableStatus.PLAYING:
-            await self.tell(notice.table, notice.user_id, f"🎲 It is your move in {where(notice.table)}.")
+            line = f"🎲 It is your move in {await self.where(notice.table)}."
+            await self.tell(notice.table, notice.user_id, line)
         return True
 
     async def remind_by_dm(self, notice: Notice) -> str | None:
@@ -114,7 +115,7 @@ class Notifier:
         user_id = notice.user_id
         if notice.kind is not NoticeKind.REMINDER or user_id is None or not self.wants_dm(user_id):
             return None
-        line = f"⏰ It is still your move in {where(notice.table)}."
+        line = f"⏰ It is still your move in {await self.where(notice.table)}."
         try:
             await self._send_dm(user_id, line)
             return ""
@@ -153,6 +154,10 @@ class Notifier:
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         await user.send(line, allowed_mentions=discord.AllowedMentions.none())
 
+    async def where(self, table: Table) -> str:
+        """ "table #12 (Buttons): <link>", the link read from the board ledger."""
+        return where(table, await board_messages.link(self.service, table))
+
     async def _mention(self, table: Table, user_id: int, line: str) -> None:
         await self._say_in_thread(table, f"<@{user_id}> {line}", user_id)
 
@@ -166,9 +171,8 @@ class Notifier:
         await thread.send(content, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
 
-def where(table: Table) -> str:
+def where(table: Table, link: str | None) -> str:
     """ "table #12 (Buttons): <link>" for a message that points at a game."""
     ui = get_ui(table.game)
-    link = table.board_link()
     at = f": {link}" if link is not None else ""
     return f"table #{table.id} ({text.discord_escape(ui.title)}){at}"

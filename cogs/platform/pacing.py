@@ -76,7 +76,7 @@ async def lobby_select(interaction: discord.Interaction[Any], ref: LobbyRef, val
     return table
 
 
-def info_text(table: Table, service: TableService) -> str:
+def info_text(table: Table, service: TableService, link: str | None = None) -> str:
     """/game info: table number, game, options, pace, seats (bots with their level), whose move since when."""
     ui = get_ui(table.game)
     lines = [f"{ui.emoji} **{ui.title}** · table #{table.id} · {table.status.value}"]
@@ -101,7 +101,6 @@ def info_text(table: Table, service: TableService) -> str:
         lines.append(f"{number}. {who}{turn}")
     if table.status is TableStatus.PLAYING and not to_move:
         lines.append("Nobody is to move right now.")
-    link = table.board_link()
     if link is not None and table.status is TableStatus.PLAYING:
         lines.append(f"The board: {link}")
     lines.append(f"-# Opened <t:{int(table.created_at)}:f> · {_ago(now - table.created_at)} ago")

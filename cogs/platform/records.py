@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from cogs.games import get_ui
-from cogs.platform import views
+from cogs.platform import board_messages, views
 from cogs.platform.drawing import DrawingPool
 from cogs.platform.ids import HistoryRef, ReplayRef
 from cogs.platform.layout import ButtonSpec, Row
@@ -85,7 +85,7 @@ async def send_record(interaction: discord.Interaction[Any], service: TableServi
 # -- /game history --------------------------------------------------------------
 
 
-def history_line(table: Table) -> str:
+def history_line(table: Table, link: str | None) -> str:
     """One finished game: number, game, players by rank with scores, when it ended, a link."""
     ui = get_ui(table.game)
     outcome = table.outcome
@@ -99,7 +99,6 @@ def history_line(table: Table) -> str:
         ranked = f"{players[0]}: {outcome.scores[0]}"
     else:
         ranked = ", ".join(players)
-    link = table.board_link()
     where = f" · [thread]({link})" if link else ""
     return f"**#{table.id}** {ui.emoji} {ui.title} · {ranked} · <t:{int(table.updated_at)}:R>{where}"
 
@@ -125,7 +124,7 @@ async def history_page(service: TableService, guild_id: int, page: int) -> tuple
     if not tables:
         raise TableError("That page of the history is gone: run /game history again.")
     head = f"🏁 Finished games in this server, newest first (page {page + 1} of {pages}, {total} in all):"
-    lines = [head, *(history_line(table) for table in tables)]
+    lines = [head, *[history_line(table, await board_messages.link(service, table)) for table in tables]]
     lines.append("-# `/game replay table:<number>` replays one; `/game record` gives its record.")
     return clip_content("\n".join(lines)), history_rows(page, pages)
 

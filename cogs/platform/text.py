@@ -115,15 +115,17 @@ def board_text(
     log: Sequence[str],
     question: str,
     ping_ids: Sequence[int],
+    first: bool = False,
 ) -> str:
-    """The caption of a board message: who is to move (pinged once), recent events, the question."""
+    """The caption of a board message: who is to move (pinged once), recent events, the question
+    (`first`: the game's first board, which says the order of play)."""
     movers = [table.seats[s] for s in table.to_move]
     who = ", ".join(
         f"<@{s.user_id}>" if s.user_id is not None and s.user_id in ping_ids else f"**{seat_name(s)}**"
         for s in movers
     )
     lines = [f"{ui.emoji} **{ui.title}** · table #{table.id}" + (f" · to move: {who}" if who else "")]
-    seating = seating_line(table) if table.board_message_id is None else None
+    seating = seating_line(table) if first else None
     if seating is not None:
         lines.append(seating)
     shown = list(log)[-LOG_LINES:]

@@ -7,16 +7,19 @@ from typing import Any
 
 import pytest
 
+from cogs.platform.board_messages import BoardMessages
 from cogs.platform.ids import parse
 from tables.models import TableStatus
 from tables.service import TableService
+from tables.store import BoardRecord, Store
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import components, table_of
 from tests.cogs.test_lobby import lobby_now, open_table
 from tests.cogs.test_turns import start_two_humans
 
-INSTANTS = ("intent recorded", "message sent", "message recorded", "old buttons stripped")
-"""Where a new board's posting is cut: after each step of the outbox, before the next."""
+INSTANTS = ("intent recorded", "message sent", "old buttons stripped", "message recorded")
+"""Where a new board's posting is cut: after each step, before the next (a post records an intent
+only when the ledger shows its version as current, a repost: elsewhere that instant is no cut)."""
 
 
 class Crash(Exception):
@@ -25,30 +28,24 @@ class Crash(Exception):
 
 def cut_at(monkeypatch: pytest.MonkeyPatch, instant: str) -> None:
     """Make the next board post stop at `instant`."""
+    save_board = Store.save_board
+    strip = BoardMessages._strip
 
-    def after(name: str) -> None:
-        original = getattr(TableService, name)
-
-        async def then_crash(self: TableService, *args: Any) -> Any:
-            await original(self, *args)
+    async def saving(self: Store, record: BoardRecord) -> None:
+        intent = record.posting is not None
+        if instant == "old buttons stripped" and not intent:
+            raise Crash(instant)
+        await save_board(self, record)
+        if (instant == "intent recorded" and intent) or (instant == "message recorded" and not intent):
             raise Crash(instant)
 
-        monkeypatch.setattr(TableService, name, then_crash)
-
-    def before(name: str) -> None:
-        async def crash(self: TableService, *args: Any) -> Any:
+    async def stripping(self: BoardMessages, *args: Any) -> bool:
+        if instant == "message sent":
             raise Crash(instant)
+        return await strip(self, *args)
 
-        monkeypatch.setattr(TableService, name, crash)
-
-    if instant == "intent recorded":
-        after("board_posting")
-    elif instant == "message sent":
-        before("board_posted")
-    elif instant == "message recorded":
-        after("board_posted")
-    else:
-        before("board_mended")
+    monkeypatch.setattr(Store, "save_board", saving)
+    monkeypatch.setattr(BoardMessages, "_strip", stripping)
 
 
 def live_messages(world: Harness) -> list[Any]:
@@ -90,7 +87,7 @@ async def test_a_repost_cut_at_any_instant_leaves_one_live_board(
         world, monkeypatch, instant, lambda: world.alice.slash(world.thread(), "game show")
     )
     # Cut between sending the new board and stripping the old one: two live boards, for now.
-    assert left == (2 if instant in ("message sent", "message recorded") else 1)
+    assert left == (2 if instant == "message sent" else 1)
     await assert_one_live_board(world)
 
 
@@ -113,11 +110,11 @@ async def test_a_move_whose_board_was_cut_is_shown_after_a_restart(
     table = await start_two_humans(world)
     mover = world.alice if table.seats[table.to_move[0]].user_id == world.alice.id else world.bob
 
-    async def crash(self: TableService, *args: Any) -> Any:
+    def crash(self: Store, *args: Any) -> Any:
         raise Crash("the board edit is not recorded")
 
     with monkeypatch.context() as patched:
-        patched.setattr(TableService, "board_shown", crash)
+        patched.setattr(Store, "board_later", crash)
         await mover.click(world.board(), label="Roll the dice")
     assert (await table_of(world)).board_behind
     await world.restart()
