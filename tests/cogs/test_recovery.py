@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from cogs.platform.board_messages import BoardMessages
-from cogs.platform.ids import parse
+from cogs.platform.ids import ActRef, parse
 from tables.models import TableStatus
 from tables.service import TableService
 from tables.store import BoardRecord, Store
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import components, table_of
+from tests.cogs.helpers import components, refs, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, open_table
 from tests.cogs.test_turns import start_two_humans
 
@@ -26,22 +26,27 @@ class Crash(Exception):
     """The process stops here (the test then restarts the bot on the same database)."""
 
 
-def cut_at(monkeypatch: pytest.MonkeyPatch, instant: str) -> None:
-    """Make the next board post stop at `instant`."""
+def cut_at(monkeypatch: pytest.MonkeyPatch, instant: str, cuts: list[str] | None = None) -> None:
+    """Make the next board post stop at `instant` (each cut is added to `cuts`)."""
     save_board = Store.save_board
     strip = BoardMessages._strip
+    cuts = [] if cuts is None else cuts
+
+    def crash() -> Crash:
+        cuts.append(instant)
+        return Crash(instant)
 
     async def saving(self: Store, record: BoardRecord) -> None:
         intent = record.posting is not None
         if instant == "old buttons stripped" and not intent:
-            raise Crash(instant)
+            raise crash()
         await save_board(self, record)
         if (instant == "intent recorded" and intent) or (instant == "message recorded" and not intent):
-            raise Crash(instant)
+            raise crash()
 
     async def stripping(self: BoardMessages, *args: Any) -> bool:
         if instant == "message sent":
-            raise Crash(instant)
+            raise crash()
         return await strip(self, *args)
 
     monkeypatch.setattr(Store, "save_board", saving)
@@ -102,6 +107,43 @@ async def test_a_first_board_cut_at_any_instant_is_posted_after_a_restart(
     )
     await assert_one_live_board(world)
     assert "Start" not in {c.label for c in components(lobby_now(world, lobby))}
+
+
+@pytest.mark.parametrize("instant", INSTANTS[1:])
+async def test_a_new_turns_board_cut_at_any_instant_leaves_one_live_board_after_a_restart(
+    world: Harness, monkeypatch: pytest.MonkeyPatch, instant: str
+) -> None:
+    """A new turn's board records no intent first (the ledger is behind): a restart finds the stray."""
+    await start_two_humans(world)
+    cuts: list[str] = []
+    with monkeypatch.context() as patched:
+        cut_at(patched, instant, cuts)
+        for _ in range(60):
+            table = await table_of(world)
+            seats = {p.seat for p in table.prompts if not table.is_bot(p.seat)}
+            board = world.board()
+            choice = next(
+                (
+                    (ref, cid, value)
+                    for ref, cid, value in refs(board)
+                    if isinstance(ref, ActRef) and ref.seat in seats
+                ),
+                None,
+            )
+            assert choice is not None, "a Tomatoes board offers its options as buttons"
+            ref, custom_id, value = choice
+            user = user_of(world, table.seats[ref.seat].user_id)
+            if value is None:
+                await user.click(board, custom_id=custom_id)
+            else:
+                await user.select(board, [value], custom_id=custom_id)
+            await world.idle()
+            if cuts:
+                break
+    assert cuts == [instant]
+    await world.restart()
+    await world.idle()
+    await assert_one_live_board(world)
 
 
 async def test_a_move_whose_board_was_cut_is_shown_after_a_restart(
