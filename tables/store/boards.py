@@ -16,7 +16,7 @@ from tables.errors import StoreUnavailable
 from tables.store.rows import (
     BEHIND,
     BOARD_COLUMNS,
-    UPDATE_BOARD,
+    WRITE_BOARD,
     BoardRecord,
     board_row,
     build_record,
@@ -46,7 +46,7 @@ class Boards(Writes):
         row = board_row(record)
 
         def unit(conn: sqlite3.Connection) -> None:
-            conn.execute(UPDATE_BOARD, row)
+            conn.execute(WRITE_BOARD, row)
 
         await self._write(unit, one_statement=True)
         # The record written is the latest word on the table's board: what waited is superseded.
@@ -60,7 +60,11 @@ class Boards(Writes):
         """Record a table's lobby message."""
 
         def unit(conn: sqlite3.Connection) -> None:
-            conn.execute("UPDATE boards SET lobby_message_id = ? WHERE table_id = ?", (message_id, table_id))
+            conn.execute(
+                "INSERT INTO boards (table_id, lobby_message_id) VALUES (?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET lobby_message_id = excluded.lobby_message_id",
+                (table_id, message_id),
+            )
 
         await self._write(unit, one_statement=True)
         waiting = self._boards_later.get(table_id)

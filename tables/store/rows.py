@@ -124,20 +124,32 @@ BEHIND = (
 
 
 def board_row(record: BoardRecord) -> tuple[Any, ...]:
-    """The UPDATE's values of a record's board columns, then its table id."""
+    """The values of WRITE_BOARD: the table id, then the record's board columns."""
     return (
+        record.table_id,
         record.message_id,
         record.version,
         json.dumps(list(record.movers)),
         record.posting,
         json.dumps(list(record.retired)),
-        record.table_id,
     )
 
 
-UPDATE_BOARD = (
-    "UPDATE boards SET message_id = ?, version = ?, movers = ?, posting = ?, retired = ? WHERE table_id = ?"
+WRITE_BOARD = (
+    "INSERT INTO boards (table_id, message_id, version, movers, posting, retired) VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id, version = excluded.version,"
+    " movers = excluded.movers, posting = excluded.posting, retired = excluded.retired"
 )
+"""Write a record's board columns, its lobby message left as it is (an upsert SQLite and PostgreSQL
+both take: a table without a row, copied in by hand, still gets one)."""
+
+WRITE_BOARD_LATER = (
+    WRITE_BOARD + " WHERE boards.message_id = excluded.message_id"
+    " AND (boards.version IS NULL OR boards.version <= excluded.version)"
+)
+"""WRITE_BOARD for a record an edit left waiting (Boards.board_later), written with a later move:
+only while the ledger still names that message at no later version (a post or a repost written
+meanwhile is newer news)."""
 
 
 def build_record(row: Sequence[Any]) -> BoardRecord:

@@ -12,7 +12,7 @@ from tables.models import Deadline, SeatInfo, Table
 from tables.store.connection import Connection
 from tables.store.packing import pack_log, played_moves
 from tables.store.rows import (
-    UPDATE_BOARD,
+    WRITE_BOARD_LATER,
     BoardRecord,
     NewAction,
     board_row,
@@ -197,7 +197,7 @@ class Writes(Connection):
                 "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)", (table_id, plan.salt)
             )
         if plan.board is not None:
-            conn.execute(UPDATE_BOARD, board_row(plan.board))
+            conn.execute(WRITE_BOARD_LATER, board_row(plan.board))
         if plan.click is not None:
             # The click that made this move is done with it: a crash can no longer leave it unanswered.
             conn.execute("DELETE FROM pending_clicks WHERE id = ?", (plan.click,))

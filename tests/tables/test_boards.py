@@ -59,3 +59,45 @@ async def test_a_new_table_has_an_empty_row_in_the_ledger(tmp_path: Path, clock:
         assert (await service.store.board(table.id)).message_id == 7
     finally:
         await service.close()
+
+
+async def test_a_table_without_a_row_gets_one_when_its_board_is_recorded(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "meeple.db"
+    service = TableService(await Store.open(path), clock=clock, bot_delay=0)
+    try:
+        table = await service.create("race", 1, 10, 101, "Host")
+        with closing(sqlite3.connect(path)) as raw, raw:
+            raw.execute("DELETE FROM boards")  # as a table copied in by hand, without its row
+        await service.store.save_board(BoardRecord(table.id, message_id=7, version=0))
+        await service.set_lobby_message(table.id, 8)
+        assert await service.store.board(table.id) == BoardRecord(table.id, 8, 7, 0)
+    finally:
+        await service.close()
+
+
+async def test_an_edits_record_written_with_a_move_never_undoes_a_newer_post(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "meeple.db"
+    service = TableService(await Store.open(path), clock=clock, bot_delay=0)
+    try:
+        table = await service.set_thread((await started(service)).id, 900)
+        store = service.store
+        await store.save_board(BoardRecord(table.id, message_id=901, version=0, movers=(0,)))
+        # A move's save took the edit's record of board 901 while a new board, 902, was recorded:
+        # the two writes met in the database thread in that order.
+        await store.save_board(BoardRecord(table.id, message_id=902, version=0, movers=(1,)))
+        store._boards_later[table.id] = BoardRecord(table.id, message_id=901, version=0, movers=(0,))
+        prompt = table.prompts[0]
+        user = table.seats[prompt.seat].user_id
+        assert user is not None
+        await service.act(table.id, user, table.version, prompt.options[0])
+        with closing(sqlite3.connect(path)) as raw:
+            row = raw.execute(
+                "SELECT message_id, movers FROM boards WHERE table_id = ?", (table.id,)
+            ).fetchone()
+        assert row == (902, "[1]"), "the board recorded last stands"
+    finally:
+        await service.close()
