@@ -96,7 +96,7 @@ def fill(templates: Path, shares: list[tuple[int, float]], target: Path, count: 
     dst = sqlite3.connect(target, isolation_level=None)
     kinds = [
         name
-        for name in ("tables", "seats", "actions", "deadlines", "undo_states")
+        for name in ("tables", "boards", "seats", "actions", "deadlines", "undo_states")
         if src.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone()
     ]
     columns = {name: [str(r[1]) for r in src.execute(f"PRAGMA table_info({name})")] for name in kinds}
@@ -125,13 +125,15 @@ def fill(templates: Path, shares: list[tuple[int, float]], target: Path, count: 
         copy[at["channel_id"]] = 1000 + new_id % 500
         if copy[at["status"]] != "lobby":
             copy[at["thread_id"]] = 10**15 + new_id
-            copy[at["board_message_id"]] = 2 * 10**15 + new_id
-            copy[at["board_version"]] = copy[at["version"]]
-            copy[at["board_posting"]] = None
-            copy[at["board_retired"]] = "[]"
         batch["tables"].append(tuple(copy))
         for name in kinds[1:]:
             batch[name].extend((new_id, *r[1:]) for r in rows[template][name])
+        if copy[at["status"]] != "lobby":
+            # The board ledger (its own table): shown, nothing in flight or left to strip.
+            board = dict(zip(columns["boards"], batch["boards"].pop(), strict=True))
+            board.update(message_id=2 * 10**15 + new_id, version=copy[at["version"]])
+            board.update(posting=None, retired="[]")
+            batch["boards"].append(tuple(board.values()))
         if offset % 2000 == 1999 or offset == count - 1:
             for name in kinds:
                 marks = ", ".join("?" * len(columns[name]))

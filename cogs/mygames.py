@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from cogs.games import get_ui
 from cogs.platform import text
+from cogs.platform.board_messages import board_link
 from engine.words import ENGLISH, Words
 from tables.errors import TableError
 from tables.models import Table, TableStatus
+from tables.store import BoardRecord
 
 MAX_LISTED = 15
 """Tables listed at most (the rest are counted), to stay within one message."""
@@ -45,7 +47,7 @@ def order(tables: Sequence[Table], user_id: int) -> list[Table]:
     return games + sorted(lobbies, key=lambda t: t.id)
 
 
-def game_line(table: Table, user_id: int, w: Words = ENGLISH) -> str:
+def game_line(table: Table, user_id: int, record: BoardRecord, w: Words = ENGLISH) -> str:
     """One game: emoji, title, number, whose move, how long it has waited, a link to its board."""
     ui = get_ui(table.game)
     head = f"{ui.emoji} **{w.gettext(ui.title)}** #{table.id}"
@@ -58,12 +60,12 @@ def game_line(table: Table, user_id: int, w: Words = ENGLISH) -> str:
             who = w.gettext("to move: {players} since {when}", players=", ".join(names), when=since)
         else:
             who = w.gettext("waiting since {when}", when=since)
-    link = table.board_link()
+    link = board_link(table, record)
     where = " · " + w.gettext("[board]({link})", link=link) if link else ""
     return f"{head} · {who}{where}"
 
 
-def lobby_line(table: Table, w: Words = ENGLISH) -> str:
+def lobby_line(table: Table, record: BoardRecord, w: Words = ENGLISH) -> str:
     """One lobby: title, number, seats taken, a link to its message."""
     ui = get_ui(table.game)
     seats = w.ngettext(
@@ -73,13 +75,15 @@ def lobby_line(table: Table, w: Words = ENGLISH) -> str:
         taken=len(table.seats),
     )
     link = ""
-    if table.lobby_message_id is not None:
-        url = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.lobby_message_id}"
+    if record.lobby_message_id is not None:
+        url = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{record.lobby_message_id}"
         link = " · " + w.gettext("[lobby]({link})", link=url)
     return f"{ui.emoji} **{w.gettext(ui.title)}** #{table.id} · {seats}{link}"
 
 
-def games_text(tables: Sequence[Table], user_id: int, w: Words = ENGLISH) -> str:
+def games_text(
+    tables: Sequence[Table], user_id: int, records: Mapping[int, BoardRecord], w: Words = ENGLISH
+) -> str:
     """The answer to /games for one user's open tables in one server."""
     if not tables:
         return w.gettext("You have no open table in this server. Open one with `/play`.")
@@ -87,10 +91,11 @@ def games_text(tables: Sequence[Table], user_id: int, w: Words = ENGLISH) -> str
     shown = ordered[:MAX_LISTED]
     lines = [w.gettext("🎲 **Your tables here**")]
     for table in shown:
+        record = records[table.id]
         if table.status is TableStatus.PLAYING:
-            lines.append(game_line(table, user_id, w))
+            lines.append(game_line(table, user_id, record, w))
         else:
-            lines.append(lobby_line(table, w))
+            lines.append(lobby_line(table, record, w))
     if len(ordered) > len(shown):
         lines.append(
             w.ngettext("-# … and {count} more.", "-# … and {count} more.", len(ordered) - len(shown))
@@ -116,7 +121,8 @@ class MyGames(commands.Cog):
             await interaction.followup.send(exc.said(w), ephemeral=True)
             return
         here = [t for t in tables if t.guild_id == interaction.guild_id and _known(t)]
-        await interaction.followup.send(games_text(here, interaction.user.id, w), ephemeral=True)
+        records = {t.id: await self.bot.tables.store.board(t.id) for t in here}
+        await interaction.followup.send(games_text(here, interaction.user.id, records, w), ephemeral=True)
 
 
 def _known(table: Table) -> bool:

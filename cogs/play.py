@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from cogs.games import UIS, get_ui
 from cogs.games.base import GameUI
-from cogs.platform import gamelog, ids, pacing, records, views
+from cogs.platform import board_messages, gamelog, ids, pacing, records, views
 from cogs.platform.answers import (
     MALFORMED,
     OOPS,
@@ -179,7 +179,8 @@ class Games(commands.Cog):
         else:
             table_id = ref.table if ref is not None else None
             table = await current_table(self.service, table_id, interaction.channel_id)
-            answer = stale_click_answer(table, interaction.user.id, w)
+            link = await board_messages.link(self.service, table) if table is not None else None
+            answer = stale_click_answer(table, interaction.user.id, w, link)
         try:
             await interaction.response.send_message(answer, ephemeral=True)
         except (discord.HTTPException, discord.InteractionResponded):
@@ -195,7 +196,7 @@ class Games(commands.Cog):
         """Repost the board (new message, no ping)."""
         table = await self.table_here(interaction)
         await self.presenter.repost(table)
-        link = (await self.service.get(table.id)).board_link()
+        link = await board_messages.link(self.service, table)
         w = reader(interaction)
         if link is not None:
             again = w.gettext("Here is the board again: {link}", link=link)
@@ -236,7 +237,7 @@ class Games(commands.Cog):
         table = await self.table_here(interaction)
         table = await self.service.reclaim(table.id, interaction.user.id)
         await self.presenter.flush(table.id)
-        link = table.board_link()
+        link = await board_messages.link(self.service, table)
         w = reader(interaction)
         if link:
             answer = w.gettext(
@@ -294,8 +295,9 @@ class Games(commands.Cog):
     async def info(self, interaction: discord.Interaction[Any]) -> None:
         """Describe the table played here, privately."""
         table = await self.table_here(interaction)
+        link = await board_messages.link(self.service, table)
         await interaction.followup.send(
-            pacing.info_text(table, self.service, reader(interaction)), ephemeral=True
+            pacing.info_text(table, self.service, reader(interaction), link), ephemeral=True
         )
 
     async def table_here(self, interaction: discord.Interaction[Any]) -> Table:

@@ -116,8 +116,7 @@ class Upkeep(commands.Cog):
                     continue
                 # Only now is the game loaded (the rounds must not load every game in play).
                 table = await self.service.get(table_id)
-                now = await threads.board_restored(games.presenter, table)
-                restored += now.board_message_id != table.board_message_id
+                restored += await threads.board_restored(games.presenter, table)
             except (TableError, discord.HTTPException) as exc:
                 log.info("table %s: board not checked: %s", table_id, exc)
         return restored
@@ -164,9 +163,10 @@ class Upkeep(commands.Cog):
         log.info("table %s: lobby expired (nobody started it)", table_id)
         games = self.bot.get_cog("Games")
         channel = await games.presenter.channel(table.channel_id) if games else None
-        if channel is not None and table.lobby_message_id is not None:
+        lobby_message_id = (await self.service.store.board(table_id)).lobby_message_id
+        if channel is not None and lobby_message_id is not None:
             try:
-                await channel.get_partial_message(table.lobby_message_id).edit(
+                await channel.get_partial_message(lobby_message_id).edit(
                     **lobby_message(table), allowed_mentions=discord.AllowedMentions.none()
                 )
             except discord.HTTPException as exc:

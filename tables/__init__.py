@@ -40,16 +40,11 @@ Play (each returns an Update, also sent to every listener):
     hand_to_bot(table_id, seat, idle_since) -> Table  (a vote carried, tables/votes.py: a bot
                                       plays the due seat now, unless its player moved since)
     kick(table_id)                           (bots and standing answers move now if they can)
-Messages: set_thread / set_lobby_message / set_board_message(table_id, id) -> Table
-The board ledger (what the board message shows, stored with the game; no revision bump):
-    board_posting(table_id, version)            before sending a new board message
-    board_posted(table_id, message_id, version, movers)   right after; the previous board
-                                                 joins Table.board_retired (buttons to strip)
-    board_shown(table_id, version, movers)      after an edit of the board message
-    board_mended(table_id, stripped=())         an interrupted post cleaned up / buttons stripped
-    boards_behind() -> list[int]                games whose board is not known to be current
-                                                 (Table.board_behind says it of one table)
-    boards_in_play(after=0, limit=100)          (id, thread, board message) of games in play
+Messages: set_thread(table_id, id) -> Table (a change of the table), set_lobby_message(table_id, id)
+The board ledger (the Discord side's, its own table `boards`, tables/store/boards.py; the cogs
+    use it through the store): board(table_id) -> BoardRecord, save_board(record) (a post),
+    board_later(record) (an edit: written with the table's next save), set_lobby_message,
+    boards_behind(), boards_in_play(after, limit) (also on the service, read-only)
 Queries: get(table_id), tables_in_channel(channel_id), table_for_thread(thread_id),
     tables_of_user(user_id), finished_in_guild(guild_id, offset=, limit=) -> (page, total),
     log(table_id) -> list[LoggedEvent], record(table_id) -> Record,

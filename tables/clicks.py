@@ -6,6 +6,12 @@ click of the running task, see `current`), or right after the answer otherwise. 
 at start-up is a click the last process acknowledged and never finished: its player is
 answered through the interaction's webhook while Discord still accepts it (ANSWER_WINDOW),
 then the row is deleted. The token in a row is a secret while it lives: never logged.
+
+Why the row is a write of its own (one more per click than the move's): it must be stored
+before the acknowledgement and the move after it, so no one transaction can hold both. Only
+storing a quick move before acknowledging its click would save it, at the price of Discord's
+"interaction failed" for a move played just before a crash; the restart tests
+(tests/e2e/test_cut_clicks.py) pin the acknowledgement before the move.
 """
 
 from __future__ import annotations

@@ -291,6 +291,29 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
     ALTER TABLE players ADD COLUMN language TEXT;
     """,
+    # 15: the board ledger in its own table, owned by the Discord side: the lobby and board
+    # messages, the version and movers the board shows, a post in flight, boards whose buttons
+    # are still to strip. The columns move out of `tables` (portable SQL: SQLite and PostgreSQL).
+    """
+    CREATE TABLE boards (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+        lobby_message_id INTEGER,
+        message_id INTEGER,
+        version INTEGER,
+        movers TEXT NOT NULL DEFAULT '[]',
+        posting INTEGER,
+        retired TEXT NOT NULL DEFAULT '[]'
+    );
+    INSERT INTO boards (table_id, lobby_message_id, message_id, version, movers, posting, retired)
+        SELECT id, lobby_message_id, board_message_id, board_version, board_movers, board_posting,
+            board_retired FROM tables;
+    ALTER TABLE tables DROP COLUMN lobby_message_id;
+    ALTER TABLE tables DROP COLUMN board_message_id;
+    ALTER TABLE tables DROP COLUMN board_version;
+    ALTER TABLE tables DROP COLUMN board_movers;
+    ALTER TABLE tables DROP COLUMN board_posting;
+    ALTER TABLE tables DROP COLUMN board_retired;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -155,8 +155,7 @@ class Table:
     created_at: float
     updated_at: float
     thread_id: int | None = None
-    lobby_message_id: int | None = None
-    board_message_id: int | None = None
+    """The thread the game is played in (its messages are the board ledger's, tables.store.boards)."""
     seed: int | None = None
     state: Any = None
     """The engine state (a GameState); None in the lobby."""
@@ -166,14 +165,6 @@ class Table:
     deadlines: tuple[Deadline, ...] = ()
     revision: int = 0
     """Bumped by every write; guards against lost updates."""
-    board_version: int | None = None
-    """The state version the board message (board_message_id) shows; None before the first."""
-    board_movers: tuple[int, ...] = ()
-    """The seats the board message showed as to move (a turn change posts a new message)."""
-    board_posting: int | None = None
-    """Set while a new board message for this version is sent and its id not yet recorded."""
-    board_retired: tuple[int, ...] = ()
-    """Earlier board messages whose buttons are still to strip."""
     salt: str | None = None
     """The secret drawn with the seed and hashed with it into the commitment (engine.commitment)."""
     barred: tuple[tuple[int, str], ...] = ()
@@ -192,22 +183,6 @@ class Table:
     def over(self) -> bool:
         """Whether the game has ended (finished or abandoned): its seed may be revealed."""
         return self.status in (TableStatus.FINISHED, TableStatus.ABANDONED)
-
-    @property
-    def board_behind(self) -> bool:
-        """Whether the board on Discord is not known to show the stored game (a thread is needed)."""
-        return self.thread_id is not None and (
-            self.board_version is None
-            or self.board_version < self.version
-            or self.board_posting is not None
-            or bool(self.board_retired)
-        )
-
-    def board_link(self) -> str | None:
-        """The address of the current board message, if one is recorded."""
-        if self.thread_id is None or self.board_message_id is None:
-            return None
-        return f"https://discord.com/channels/{self.guild_id}/{self.thread_id}/{self.board_message_id}"
 
     @property
     def rules(self) -> Rules[Any]:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 
 import discord
 
+from cogs.platform import board_messages
 from cogs.platform.ids import ActRef, GroupRef, MainRef, MineRef, PickRef, UndoRef
 from cogs.platform.text import reader
 from engine.words import N_, Words
@@ -48,19 +49,19 @@ def refusal(exc: TableError, w: Words, *, turn: bool = False) -> str:
     return exc.said(w)
 
 
-def stale_click_answer(table: Table | None, user_id: int, w: Words) -> str:
+def stale_click_answer(table: Table | None, user_id: int, w: Words, link: str | None = None) -> str:
     """The answer to a click on a component no longer live: the game over, a watcher, or an old board."""
     if table is not None and not table.status.is_open:
         return w.gettext(GameNotRunning.message)
     # A watcher learns they are not playing, not that the board they never could use moved on.
     if table is not None and table.seat_of(user_id) is None:
         return w.gettext(WATCHER)
-    return out_of_date(table, w)
+    return out_of_date(table, w, link)
 
 
-def out_of_date(table: Table | None, w: Words) -> str:
-    """The answer to a click on an old board: short, with a link to the current one when known."""
-    link = table.board_link() if table is not None and table.status is TableStatus.PLAYING else None
+def out_of_date(table: Table | None, w: Words, link: str | None = None) -> str:
+    """The answer to a click on an old board: short, with a link to the current board when known."""
+    link = link if table is not None and table.status is TableStatus.PLAYING else None
     if link:
         return w.gettext("That board is out of date: use the latest one: {link}", link=link)
     return w.gettext(StaleVersion.message)
@@ -103,8 +104,11 @@ async def deferred(
         yield
     except StaleVersion as exc:
         table = await current_table(service, table_id, None) if service is not None else None
+        link = (
+            await board_messages.link(service, table) if service is not None and table is not None else None
+        )
         await interaction.followup.send(
-            out_of_date(table, w) if table is not None else refusal(exc, w), ephemeral=True
+            out_of_date(table, w, link) if table is not None else refusal(exc, w), ephemeral=True
         )
     except TableError as exc:
         await interaction.followup.send(refusal(exc, w, turn=turn), ephemeral=True)

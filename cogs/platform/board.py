@@ -136,8 +136,9 @@ def compose(
     png: bytes | None,
     question: str | None = None,
     page: int = 0,
+    first: bool = False,
 ) -> Board:
-    """The caption and components of a table's current board."""
+    """The caption and components of a table's current board (`first`: the game's first board)."""
     ui = get_ui(table.game)
     names = text.names_of(table)
     state = table.state
@@ -165,5 +166,5 @@ def compose(
         for seat, info in enumerate(table.seats)
         if seat in ping_seats and seat in awaited and not info.is_bot and info.user_id is not None
     )
-    content = text.board_text(ui, table, lines, "\n".join(questions), ping_ids)
+    content = text.board_text(ui, table, lines, "\n".join(questions), ping_ids, first)
     return Board(content, png, rows, ping_ids)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import discord
 
-from cogs.platform import text, votes
+from cogs.platform import board_messages, text, votes
 from cogs.platform.notify import where as where_is
 from tables.models import Notice, NoticeKind
 from tables.service import TableService
@@ -32,10 +32,11 @@ async def notice_message(service: TableService, notice: Notice, by_dm: str | Non
     view = None
     if notice.kind is NoticeKind.REMINDER and notice.user_id is not None:
         # The game's name too: a player at several tables knows which one at a glance.
+        link = await board_messages.link(service, table)
         content = w.gettext(
             "⏰ {mention}, it is your turn in {where}",
             mention=text.mention(notice.user_id),
-            where=where_is(table),
+            where=where_is(table, link),
         )
         vote, view = await votes.reminder_vote(service, table, notice.seat)
         content += vote + (by_dm or "")

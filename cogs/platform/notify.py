@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from cogs.games import get_ui
-from cogs.platform import text, threads
+from cogs.platform import board_messages, text, threads
 from engine.words import N_, Words, words
 from tables.models import Notice, NoticeKind, Table, TableStatus
 from tables.players import Notify
@@ -117,7 +117,8 @@ class Notifier:
         if notice.kind is not NoticeKind.REMINDER or user_id is None or not self.wants_dm(user_id):
             return None
         w = self.words_for(notice.table, user_id)
-        line = w.gettext("⏰ It is still your move in {where}.", where=where(notice.table, w))
+        link = await self.link(notice.table)
+        line = w.gettext("⏰ It is still your move in {where}.", where=where(notice.table, link, w))
         try:
             await self._send_dm(user_id, line)
             return ""
@@ -135,12 +136,13 @@ class Notifier:
     async def tell(self, table: Table, user_id: int, message: str) -> None:
         """One line to a player (`message`, its {where} filled): by DM if they asked for it (and it works),
         in their words, else a mention in the thread, in the table's language."""
+        link = await self.link(table)
         if self.wants_dm(user_id):
             w = self.words_for(table, user_id)
-            if await self._dm(table, user_id, w.gettext(message, where=where(table, w)), message):
+            if await self._dm(table, user_id, w.gettext(message, where=where(table, link, w)), message):
                 return
         w = text.spoken(table)
-        await self._mention(table, user_id, w.gettext(message, where=where(table, w)))
+        await self._mention(table, user_id, w.gettext(message, where=where(table, link, w)))
 
     async def _dm(self, table: Table, user_id: int, line: str, message: str) -> bool:
         """Send a DM; on refusal switch the player to the thread, saying so there once (delivered: True)."""
@@ -154,13 +156,17 @@ class Notifier:
             return False
         await self.service.players.update(user_id, dm_failed=True)
         w = text.spoken(table)
-        said = w.gettext(message, where=where(table, w))
+        said = w.gettext(message, where=where(table, await self.link(table), w))
         await self._say_in_thread(table, f"<@{user_id}> {said}\n{w.gettext(CLOSED_DMS)}", user_id)
         return True
 
     async def _send_dm(self, user_id: int, line: str) -> None:
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         await user.send(line, allowed_mentions=discord.AllowedMentions.none())
+
+    async def link(self, table: Table) -> str | None:
+        """The table's current board address, read from the board ledger."""
+        return await board_messages.link(self.service, table)
 
     async def _mention(self, table: Table, user_id: int, line: str) -> None:
         await self._say_in_thread(table, f"<@{user_id}> {line}", user_id)
@@ -175,11 +181,10 @@ class Notifier:
         await thread.send(content, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
 
-def where(table: Table, w: Words | None = None) -> str:
+def where(table: Table, link: str | None, w: Words | None = None) -> str:
     """ "table #12 (Buttons): <link>" for a message that points at a game (the table's words by default)."""
     w = w or text.spoken(table)
     ui = get_ui(table.game)
-    link = table.board_link()
     game = text.discord_escape(w.gettext(ui.title))
     if link is None:
         return w.gettext("table #{table} ({game})", table=table.id, game=game)

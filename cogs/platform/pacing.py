@@ -108,9 +108,9 @@ async def lobby_select(interaction: discord.Interaction[Any], ref: LobbyRef, val
     return table
 
 
-def info_text(table: Table, service: TableService, w: Words = ENGLISH) -> str:
+def info_text(table: Table, service: TableService, w: Words = ENGLISH, link: str | None = None) -> str:
     """/game info, in the asker's words: table number, game, options, language, pace, seats (bots with
-    their level), whose move since when."""
+    their level), whose move since when; `link` the current board's address."""
     ui = get_ui(table.game)
     status = w.gettext(STATUS_WORDS[table.status])
     lines = [
@@ -153,7 +153,6 @@ def info_text(table: Table, service: TableService, w: Words = ENGLISH) -> str:
         lines.append(f"{number}. {who}")
     if table.status is TableStatus.PLAYING and not to_move:
         lines.append(w.gettext("Nobody is to move right now."))
-    link = table.board_link()
     if link is not None and table.status is TableStatus.PLAYING:
         lines.append(w.gettext("The board: {link}", link=link))
     opened = f"<t:{int(table.created_at)}:f>"

@@ -37,9 +37,10 @@ PRESENTED_BY_HANDLERS = frozenset({UpdateKind.START, UpdateKind.MOVE, UpdateKind
 class Presenter:
     """Turns table updates into Discord messages in each game's thread, and keeps every board current.
 
-    What each board message shows is stored with the game (see TableService.board_posting):
-    a new message is announced before it is sent and recorded right after, so a crash or a
-    failure at any point is found again and mended by `flush` (see BoardMessages). A failed
+    What each board message shows is kept in the board ledger (tables/store/boards.py, through
+    BoardMessages): a new message is recorded once sent, an edit with the table's next move, so
+    a crash or a failure at any point leaves the board behind, found again and mended by
+    `flush` (see BoardMessages). A failed
     delivery is retried with a capped backoff; `keep_boards` (at start-up) also sweeps every
     table whose board is behind, then again every `sweep_interval` seconds (see BoardKeeper).
     """
@@ -183,11 +184,12 @@ class Presenter:
             if table.status is TableStatus.ABANDONED:
                 await self.messages.close(table, interaction)
                 return
-            shown = table.board_version if table.board_message_id is not None else None
+            record = await self.messages.record(table_id)
+            shown = record.version if record.message_id is not None else None
             lines = [line for step in steps for line in step.lines]
             ended = table.status is TableStatus.FINISHED or table.outcome is not None
-            current = shown == table.version and table.board_posting is None
-            if current and (ended or not lines) and not table.board_retired:
+            current = shown == table.version and record.posting is None
+            if current and (ended or not lines) and not record.retired:
                 return
             thread = await self.channel(table.thread_id)
             if thread is None:
@@ -200,21 +202,21 @@ class Presenter:
                 return
             self._gone.discard(table_id)
             await threads.reopen(thread)
-            if table.board_posting is not None:
-                table = await self.messages.mend_interrupted_post(table, thread)
+            if await self.messages.may_have_stray(table, record):
+                record = await self.messages.mend_interrupted_post(table, record, thread)
             if current and (ended or not lines):
-                await self.messages.strip_retired(table, thread, interaction)
+                await self.messages.strip_retired(table, record, thread, interaction)
                 return
             movers = frozenset(awaited_seats(table))
             unseen = [step for step in steps if shown is None or step.version > shown]
             fresh = set().union(*(step.new_to_move for step in unseen)) if unseen else set()
             began = any(step.turn_began for step in unseen)
             if shown is not None:
-                turned = movers - frozenset(table.board_movers)
+                turned = movers - frozenset(record.movers)
                 fresh |= turned
                 began = began or bool(turned)
-            new_message = began or table.board_message_id is None or ended
-            if new_message and not ended and table.board_message_id is not None and bots_move_next(table):
+            new_message = began or record.message_id is None or ended
+            if new_message and not ended and record.message_id is not None and bots_move_next(table):
                 # A bot's turn gets no message of its own: the board it hands over shows its move.
                 new_message = False
             if ended and shown is not None:
@@ -233,7 +235,8 @@ class Presenter:
             route = self.notify.route(table, self._ping_seats(table, fresh))
             if route.held and new_message and not ended:
                 await self.service.hold_pings(table_id, route.held)
-            message = board.compose(table, self._log[table_id], route.in_thread, png)
+            first = record.message_id is None
+            message = board.compose(table, self._log[table_id], route.in_thread, png, first=first)
             message = await away.with_summary(self.service, table, message, self._log[table_id])
             if ended:
                 await self.messages.finish(table, thread, message, interaction)
@@ -281,10 +284,12 @@ class Presenter:
             if thread is None:
                 raise TableError(N_("I cannot find this game's thread any more."))
             await threads.reopen(thread)
-            if table.board_posting is not None:
-                table = await self.messages.mend_interrupted_post(table, thread)
+            record = await self.messages.record(table.id)
+            if await self.messages.may_have_stray(table, record):
+                record = await self.messages.mend_interrupted_post(table, record, thread)
             png = await self.draw(table)
-            message = board.compose(table, self._log.get(table.id, []), set(), png)
+            first = record.message_id is None
+            message = board.compose(table, self._log.get(table.id, []), set(), png, first=first)
             await self.messages.post(table, thread, message, None)
             if png is not None:
                 self._shown_keys[table.id] = get_ui(table.game).board_key(table.view(None))
@@ -299,9 +304,11 @@ class Presenter:
 
     async def notice(self, notice: Notice) -> None:
         """Reminders ping the player in the thread; other notices are told to everyone."""
-        if notice.kind in (NoticeKind.REMINDER, NoticeKind.TURN):
-            # A player told of their move must find a board to play on, and the link must lead there.
-            notice = replace(notice, table=await threads.board_restored(self, notice.table))
+        # A player told of their move must find a board to play on, and the link must lead there.
+        if notice.kind in (NoticeKind.REMINDER, NoticeKind.TURN) and await threads.board_restored(
+            self, notice.table
+        ):
+            notice = replace(notice, table=await self.service.get(notice.table.id))
         if await self.notify.handles(notice):
             return
         by_dm = await self.notify.remind_by_dm(notice)

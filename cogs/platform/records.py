@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from cogs.games import get_ui
-from cogs.platform import views
+from cogs.platform import board_messages, views
 from cogs.platform.drawing import DrawingPool
 from cogs.platform.ids import HistoryRef, ReplayRef
 from cogs.platform.layout import ButtonSpec, Row
@@ -93,7 +93,7 @@ async def send_record(interaction: discord.Interaction[Any], service: TableServi
 # -- /game history --------------------------------------------------------------
 
 
-def history_line(table: Table, w: Words = ENGLISH) -> str:
+def history_line(table: Table, link: str | None, w: Words = ENGLISH) -> str:
     """One finished game: number, game, players by rank with scores, when it ended, a link."""
     ui = get_ui(table.game)
     outcome = table.outcome
@@ -107,7 +107,6 @@ def history_line(table: Table, w: Words = ENGLISH) -> str:
         ranked = f"{players[0]}: {outcome.scores[0]}"
     else:
         ranked = ", ".join(players)
-    link = table.board_link()
     where = " · " + w.gettext("[thread]({link})", link=link) if link else ""
     game = w.gettext(ui.title)
     return f"**#{table.id}** {ui.emoji} {game} · {ranked} · <t:{int(table.updated_at)}:R>{where}"
@@ -142,7 +141,7 @@ async def history_page(
         page=page + 1,
         pages=pages,
     )
-    lines = [head, *(history_line(table, w) for table in tables)]
+    lines = [head, *[history_line(table, await board_messages.link(service, table), w) for table in tables]]
     lines.append(w.gettext("-# `/game replay table:<number>` replays one; `/game record` gives its record."))
     return clip_content("\n".join(lines)), history_rows(page, pages, w)
 

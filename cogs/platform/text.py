@@ -163,9 +163,10 @@ def board_text(
     log: Sequence[str],
     question: str,
     ping_ids: Sequence[int],
+    first: bool = False,
 ) -> str:
     """The caption of a board message, in the table's language: who is to move (pinged once),
-    recent events, the question."""
+    recent events, the question (`first`: the game's first board, which says the order of play)."""
     w = spoken(table)
     movers = [table.seats[s] for s in table.to_move]
     who = ", ".join(
@@ -174,7 +175,7 @@ def board_text(
     )
     head = w.gettext("{emoji} **{game}** · table #{table}", emoji=ui.emoji, game=ui.title, table=table.id)
     lines = [w.gettext("{head} · to move: {players}", head=head, players=who) if who else head]
-    seating = seating_line(table) if table.board_message_id is None else None
+    seating = seating_line(table) if first else None
     if seating is not None:
         lines.append(seating)
     shown = list(log)[-LOG_LINES:]

@@ -95,11 +95,12 @@ async def board_deleted(presenter: Any, table: Table) -> bool:
     The bot hears of no deletion (that event needs the guild messages intent, which Meeple does
     not ask for), so it looks: at a reminder, a held turn ping, and the upkeep's board rounds.
     """
-    if table.status is not TableStatus.PLAYING or table.thread_id is None or table.board_message_id is None:
+    if table.status is not TableStatus.PLAYING or table.thread_id is None:
         return False
-    if table.board_posting is not None:
-        return False  # a post under way: the board keeper mends it
-    return await message_deleted(presenter, table.thread_id, table.board_message_id)
+    record = await presenter.messages.record(table.id)
+    if record.message_id is None or record.posting is not None:
+        return False  # no board yet, or a post under way: the board keeper mends it
+    return await message_deleted(presenter, table.thread_id, record.message_id)
 
 
 async def message_deleted(presenter: Any, thread_id: int, message_id: int) -> bool:
@@ -116,14 +117,13 @@ async def message_deleted(presenter: Any, thread_id: int, message_id: int) -> bo
     return False
 
 
-async def board_restored(presenter: Any, table: Table) -> Table:
-    """The table, its board posted again first if a moderator deleted it (so links point at a board)."""
+async def board_restored(presenter: Any, table: Table) -> bool:
+    """Post the board again if a moderator deleted it (so links point at a board); whether it was."""
     if not await board_deleted(presenter, table):
-        return table
-    log.info("table %s: its board message %s was deleted; posting it again", table.id, table.board_message_id)
+        return False
+    log.info("table %s: its board message was deleted; posting it again", table.id)
     await presenter.repost(table)
-    restored: Table = await presenter.service.get(table.id)
-    return restored
+    return True
 
 
 def too_many_threads(w: Words) -> str:

@@ -10,7 +10,7 @@
     clocks.py   Clocks       due reminders, timeouts, optional windows, held pings; the clock loop
     bots.py     BotRunner    one task per table playing its bots and standing answers
     delivery.py Delivery     listeners, and one delivery task per table
-    board.py    BoardLedger  the thread, lobby and board messages and what the board shows
+    board.py    BoardLedger  the thread and the lobby message (board messages: tables/store/boards.py)
     queries.py  Queries      reads: tables by id, channel, thread or user; log, actions, record
     plans.py                 pure helpers: the clocks a change arms, a seat swapped
 """
@@ -293,35 +293,13 @@ class TableService(TableCore):
         """Remember the lobby message."""
         return await self.board.set_lobby_message(table_id, message_id)
 
-    async def set_board_message(self, table_id: int, message_id: int | None) -> Table:
-        """Remember the latest board message (whose buttons are live), showing the current version."""
-        return await self.board.set_board_message(table_id, message_id)
-
-    async def board_posting(self, table_id: int, version: int) -> Table:
-        """Record that a new board message showing `version` is about to be sent."""
-        return await self.board.board_posting(table_id, version)
-
-    async def board_posted(
-        self, table_id: int, message_id: int, version: int, movers: tuple[int, ...]
-    ) -> Table:
-        """Record the new board message; the previous one joins those whose buttons are to strip."""
-        return await self.board.board_posted(table_id, message_id, version, movers)
-
-    async def board_shown(self, table_id: int, version: int, movers: tuple[int, ...]) -> Table:
-        """Record that the board message was edited to show `version`."""
-        return await self.board.board_shown(table_id, version, movers)
-
-    async def board_mended(self, table_id: int, stripped: tuple[int, ...] = ()) -> Table:
-        """Record that an interrupted post was cleaned up and that `stripped` messages lost their buttons."""
-        return await self.board.board_mended(table_id, stripped)
-
     async def boards_behind(self) -> list[int]:
-        """Ids of the games whose board on Discord is not known to show the stored game."""
-        return await self.board.boards_behind()
+        """Ids of the games whose board on Discord is not known to show the stored game (the ledger)."""
+        return await self.store.boards_behind()
 
     async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
-        """(id, thread, board message) of games in play, by id from `after` (read, not loaded)."""
-        return await self.board.boards_in_play(after, limit)
+        """(id, thread, board message) of games in play, by id from `after` (the ledger, read)."""
+        return await self.store.boards_in_play(after, limit)
 
     # -- queries ------------------------------------------------------------
 

@@ -171,16 +171,6 @@ class TableCore:
             self._forget(new.id)
         return new
 
-    async def save_board(self, new: Table) -> Table:
-        """Write what a table's board message shows (no revision bump); the cache follows the write."""
-        try:
-            await self.store.save_board(new)
-        except StoreUnavailable:
-            self._forget(new.id)
-            raise
-        self.keep(new)
-        return new
-
     def encoded(self, table: Table) -> str:
         """The JSON snapshot of a table's state, encoded once per version."""
         known = self._snapshots.get(table.id)

@@ -4,9 +4,10 @@
 
     connection.py  Connection  open, check and migrate the file; transactions, one trip per unit
     writes.py      Writes      insert, the guarded save (its plan, then its statements), small writes
+    boards.py      Boards      the board ledger (Discord's messages of a table), its own table `boards`
     __init__.py    Store       the reads: a table, tables found by channel, thread or user, clocks due,
-                               the action log, boards behind, the click journal
-    rows.py                    the columns, the board ledger's columns, log entries and events as JSON
+                               the action log, the click journal
+    rows.py                    the columns, the board ledger's row, log entries and events as JSON
     packing.py                 a finished game's log packed into one row, and read back
     postgres.py PostgresStore  the same Store on PostgreSQL (asyncpg): only the connection layer differs
     dialect.py                 the SQLite statements rewritten for PostgreSQL
@@ -26,12 +27,13 @@ from engine.core import Action
 from tables import clicks
 from tables.errors import TableError
 from tables.models import Deadline, DeadlineKind, Table, TableStatus
+from tables.store.boards import Boards
 from tables.store.connection import Connection, SchemaTooNew
 from tables.store.packing import fetch_log, log_rows
 from tables.store.rows import (
-    BEHIND,
     TABLE_COLUMNS,
     ActionRow,
+    BoardRecord,
     NewAction,
     build_table,
     event_from_json,
@@ -39,12 +41,12 @@ from tables.store.rows import (
     fetch_all,
     fetch_tables,
 )
-from tables.store.writes import Writes
 
 log = logging.getLogger(__name__)
 
 __all__ = [
     "ActionRow",
+    "BoardRecord",
     "Connection",
     "NewAction",
     "SchemaTooNew",
@@ -64,7 +66,7 @@ async def open_store(target: str | Path) -> Store:
     return await Store.open(target)
 
 
-class Store(Writes):
+class Store(Boards):
     """The SQLite database behind the tables; every failure surfaces as StoreUnavailable."""
 
     async def journalled_clicks(self) -> list[clicks.PendingClick]:
@@ -83,21 +85,6 @@ class Store(Writes):
         ]
 
     # -- reads ---------------------------------------------------------------
-
-    async def boards_behind(self) -> list[int]:
-        """Ids of the games (in play or just finished) whose board is not known to be up to date."""
-        rows = await self._read(fetch_all, f"SELECT id FROM tables WHERE {BEHIND} ORDER BY id", ())
-        return [int(row[0]) for row in rows]
-
-    async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
-        """(id, thread, board message) of the games in play with a board message, by id above `after`."""
-        rows = await self._read(
-            fetch_all,
-            "SELECT id, thread_id, board_message_id FROM tables WHERE status = 'playing'"
-            " AND thread_id IS NOT NULL AND board_message_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
-            (after, limit),
-        )
-        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
 
     async def bot_to_move(self) -> list[int]:
         """Ids of the games in play where a bot or a standing answer may move (as of their last save)."""

@@ -18,7 +18,7 @@ from tables.database import check_folder_writable, damaged, is_lasting, open_err
 from tables.errors import DatabaseProblem, StoreOpenError, StorePaused, StoreUnavailable, TableError
 from tables.migrations import MIGRATIONS, SCHEMA_VERSION
 from tables.store.packing import played_moves
-from tables.store.rows import TABLE_COLUMNS, build_table, fetch_tables
+from tables.store.rows import TABLE_COLUMNS, BoardRecord, build_table, fetch_tables
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,8 @@ class Connection:
         self._fault: str | None = None
         """The lasting database fault last logged, until a write succeeds again."""
         self._opened = False
+        self._boards_later: dict[int, BoardRecord] = {}
+        """Board ledger records waiting for their table's next save (tables/store/boards.py)."""
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000) -> Self:

@@ -1,4 +1,4 @@
-"""The rows of a table as stored: its columns, the board ledger's columns, log entries and events as JSON."""
+"""The rows of a table as stored: its columns, the board ledger's row, log entries and events as JSON."""
 
 from __future__ import annotations
 
@@ -17,17 +17,10 @@ from tables.errors import TableError
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
 
 TABLE_COLUMNS = (
-    "id, game, guild_id, channel_id, thread_id, lobby_message_id, board_message_id, host_id, "
-    "status, options, seed, state, version, created_at, updated_at, timing, revision, "
-    "board_version, board_movers, board_posting, board_retired, language"
+    "id, game, guild_id, channel_id, thread_id, host_id, "
+    "status, options, seed, state, version, created_at, updated_at, timing, revision, language"
 )
 """The columns `build_table` reads; the table's language is the last one."""
-
-BEHIND = (
-    "status IN ('playing', 'finished') AND thread_id IS NOT NULL AND (board_version IS NULL "
-    "OR board_version < version OR board_posting IS NOT NULL OR board_retired <> '[]')"
-)
-"""Tables whose board on Discord is not known to show the stored game (see Store.boards_behind)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +92,78 @@ def events_json(events: Iterable[Event]) -> str:
     return dumps(compact)
 
 
-def board_columns(table: Table) -> tuple[Any, ...]:
-    """The board ledger's columns of a table: version shown, movers, posting, retired messages."""
+@dataclass(frozen=True, slots=True)
+class BoardRecord:
+    """One table's row of the board ledger."""
+
+    table_id: int
+    lobby_message_id: int | None = None
+    message_id: int | None = None
+    """The current board message (whose buttons are live)."""
+    version: int | None = None
+    """The state version the board message shows; None before the first."""
+    movers: tuple[int, ...] = ()
+    """The seats the board message showed as to move (a turn change posts a new message)."""
+    posting: int | None = None
+    """Set while a board message is posted again for a version it already shows (a repost)."""
+    retired: tuple[int, ...] = ()
+    """Earlier board messages whose buttons are still to strip."""
+
+    def behind(self, version: int) -> bool:
+        """Whether the board is not known to show the game at `version`."""
+        return (
+            self.version is None or self.version < version or self.posting is not None or bool(self.retired)
+        )
+
+
+BOARD_COLUMNS = "table_id, lobby_message_id, message_id, version, movers, posting, retired"
+
+BEHIND = (
+    "t.status IN ('playing', 'finished') AND t.thread_id IS NOT NULL AND (b.version IS NULL "
+    "OR b.version < t.version OR b.posting IS NOT NULL OR b.retired <> '[]')"
+)
+"""Tables whose board on Discord is not known to show the stored game (`t` tables, `b` boards)."""
+
+
+def board_row(record: BoardRecord) -> tuple[Any, ...]:
+    """The values of WRITE_BOARD: the table id, then the record's board columns."""
     return (
-        table.board_version,
-        json.dumps(list(table.board_movers)),
-        table.board_posting,
-        json.dumps(list(table.board_retired)),
+        record.table_id,
+        record.message_id,
+        record.version,
+        json.dumps(list(record.movers)),
+        record.posting,
+        json.dumps(list(record.retired)),
+    )
+
+
+WRITE_BOARD = (
+    "INSERT INTO boards (table_id, message_id, version, movers, posting, retired) VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id, version = excluded.version,"
+    " movers = excluded.movers, posting = excluded.posting, retired = excluded.retired"
+)
+"""Write a record's board columns, its lobby message left as it is (an upsert SQLite and PostgreSQL
+both take: a table without a row, copied in by hand, still gets one)."""
+
+WRITE_BOARD_LATER = (
+    WRITE_BOARD + " WHERE boards.message_id = excluded.message_id"
+    " AND (boards.version IS NULL OR boards.version <= excluded.version)"
+)
+"""WRITE_BOARD for a record an edit left waiting (Boards.board_later), written with a later move:
+only while the ledger still names that message at no later version (a post or a repost written
+meanwhile is newer news)."""
+
+
+def build_record(row: Sequence[Any]) -> BoardRecord:
+    """A BoardRecord from a row of BOARD_COLUMNS."""
+    return BoardRecord(
+        table_id=int(row[0]),
+        lobby_message_id=row[1],
+        message_id=row[2],
+        version=row[3],
+        movers=tuple(int(seat) for seat in json.loads(row[4])),
+        posting=row[5],
+        retired=tuple(int(message) for message in json.loads(row[6])),
     )
 
 
@@ -161,9 +219,9 @@ def build_table(
     table_id = int(row[0])
     game = str(row[1])
     state = None
-    if row[11] is not None:
+    if row[9] is not None:
         try:
-            state = get_rules(game).decode(row[11])
+            state = get_rules(game).decode(row[9])
         except (EngineUnknownGame, ModuleNotFoundError) as exc:
             raise TableError(N_("The game {game} is not installed here."), game=repr(game)) from exc
         except (KeyError, TypeError, ValueError) as exc:
@@ -174,22 +232,16 @@ def build_table(
         guild_id=int(row[2]),
         channel_id=int(row[3]),
         thread_id=row[4],
-        lobby_message_id=row[5],
-        board_message_id=row[6],
-        host_id=int(row[7]),
-        status=TableStatus(row[8]),
-        options=json.loads(row[9]),
-        seed=row[10],
+        host_id=int(row[5]),
+        status=TableStatus(row[6]),
+        options=json.loads(row[7]),
+        seed=row[8],
         state=state,
-        version=int(row[12]),
-        created_at=float(row[13]),
-        updated_at=float(row[14]),
-        timing=Timing.from_json(json.loads(row[15])),
-        revision=int(row[16]),
-        board_version=row[17],
-        board_movers=tuple(int(seat) for seat in json.loads(row[18])),
-        board_posting=row[19],
-        board_retired=tuple(int(message) for message in json.loads(row[20])),
+        version=int(row[10]),
+        created_at=float(row[11]),
+        updated_at=float(row[12]),
+        timing=Timing.from_json(json.loads(row[13])),
+        revision=int(row[14]),
         seats=tuple(
             SeatInfo(
                 user_id=s[0],

@@ -11,7 +11,15 @@ from tables import clicks, ratings, results
 from tables.models import Deadline, SeatInfo, Table
 from tables.store.connection import Connection
 from tables.store.packing import pack_log, played_moves
-from tables.store.rows import NewAction, board_columns, dumps, events_json, placeholders
+from tables.store.rows import (
+    WRITE_BOARD_LATER,
+    BoardRecord,
+    NewAction,
+    board_row,
+    dumps,
+    events_json,
+    placeholders,
+)
 
 
 class _Stale(Exception):
@@ -28,8 +36,6 @@ class Writes(Connection):
             table.guild_id,
             table.channel_id,
             table.thread_id,
-            table.lobby_message_id,
-            table.board_message_id,
             table.host_id,
             table.status.value,
             dumps(dict(table.options)),
@@ -40,19 +46,18 @@ class Writes(Connection):
             table.updated_at,
             dumps(table.timing.to_json()),
             table.revision,
-            *board_columns(table),
             table.language,
         )
 
         def unit(conn: sqlite3.Connection) -> int:
             table_id = conn.execute(
-                "INSERT INTO tables (game, guild_id, channel_id, thread_id, lobby_message_id, "
-                "board_message_id, host_id, status, options, seed, state, version, created_at, "
-                "updated_at, timing, revision, board_version, board_movers, board_posting, board_retired, "
-                "language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (game, guild_id, channel_id, thread_id, host_id, status, options, "
+                "seed, state, version, created_at, updated_at, timing, revision, language) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             ).lastrowid
             assert table_id is not None
+            conn.execute("INSERT INTO boards (table_id) VALUES (?)", (table_id,))
             self._write_seats(conn, table_id, table.seats, False)
             self._write_deadlines(conn, table_id, table.deadlines)
             return table_id
@@ -85,12 +90,12 @@ class Writes(Connection):
             click = None
         if not any(entry.source == "human" for entry in append):
             click = None  # only a person's move is the click's outcome (not a bot's, nor a lobby change)
+        # What an edited board shows goes with the move (cogs' board ledger, tables/store/boards.py).
+        board = self._boards_later.get(old.id)
         plan = _SavePlan(
             table_id=old.id,
             table_row=(
                 new.thread_id,
-                new.lobby_message_id,
-                new.board_message_id,
                 new.host_id,
                 new.status.value,
                 dumps(dict(new.options)),
@@ -100,7 +105,6 @@ class Writes(Connection):
                 new.updated_at,
                 dumps(new.timing.to_json()),
                 new.revision,
-                *board_columns(new),
                 int(new.may_move_unasked),
                 old.id,
                 old.version,
@@ -129,11 +133,14 @@ class Writes(Connection):
             language=new.language if new.language != old.language else None,
             saved=(old, new) if old.status is not new.status else None,
             click=None if click is None else click.id,
+            board=board,
         )
         try:
             await self._write(lambda conn: self._apply_save(conn, plan))
         except _Stale:
             return False
+        if board is not None and self._boards_later.get(old.id) is board:
+            del self._boards_later[old.id]
         if click is not None:
             click.closed = True
         return True
@@ -142,10 +149,9 @@ class Writes(Connection):
         """The statements of one save, on the database thread inside its transaction."""
         table_id = plan.table_id
         done = conn.execute(
-            "UPDATE tables SET thread_id = ?, lobby_message_id = ?, board_message_id = ?, host_id = ?, "
-            "status = ?, options = ?, seed = ?, state = ?, version = ?, updated_at = ?, timing = ?, "
-            "revision = ?, board_version = ?, board_movers = ?, board_posting = ?, board_retired = ?, "
-            "bot_to_move = ? WHERE id = ? AND version = ? AND revision = ?",
+            "UPDATE tables SET thread_id = ?, host_id = ?, status = ?, options = ?, seed = ?, state = ?, "
+            "version = ?, updated_at = ?, timing = ?, revision = ?, bot_to_move = ? "
+            "WHERE id = ? AND version = ? AND revision = ?",
             plan.table_row,
         )
         if done.rowcount != 1:
@@ -194,6 +200,8 @@ class Writes(Connection):
             conn.execute(
                 "INSERT OR REPLACE INTO seed_salts (table_id, salt) VALUES (?, ?)", (table_id, plan.salt)
             )
+        if plan.board is not None:
+            conn.execute(WRITE_BOARD_LATER, board_row(plan.board))
         if plan.click is not None:
             # The click that made this move is done with it: a crash can no longer leave it unanswered.
             conn.execute("DELETE FROM pending_clicks WHERE id = ?", (plan.click,))
@@ -230,19 +238,6 @@ class Writes(Connection):
                 f"VALUES {placeholders(len(deadlines), 5)}",
                 [value for d in deadlines for value in (table_id, d.seat, d.kind.value, d.due_at, d.count)],
             )
-
-    async def save_board(self, table: Table) -> None:
-        """Write only what the table's board message shows (no version guard: the game is untouched)."""
-        row = (table.board_message_id, *board_columns(table), table.id)
-
-        def unit(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE tables SET board_message_id = ?, board_version = ?, board_movers = ?, "
-                "board_posting = ?, board_retired = ? WHERE id = ?",
-                row,
-            )
-
-        await self._write(unit, one_statement=True)
 
     # -- the journal of acknowledged clicks (tables/clicks.py) -----------------------
 
@@ -304,3 +299,5 @@ class _SavePlan:
     """(old, new) when the save changes the table's status: results may follow (tables/results.py)."""
     click: int | None = None
     """The journalled click (tables/clicks.py) this move closes: its row goes in the same transaction."""
+    board: BoardRecord | None = None
+    """A board ledger record waiting for this save (Boards.board_later)."""

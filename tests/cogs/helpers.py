@@ -120,13 +120,62 @@ def pinged(world: Harness, message: discord.Message) -> set[int]:
     return {user.id for user in message.mentions if stored.allowed_mentions.allows_user(user.id)}
 
 
+class WithBoard:
+    """A table with its row of the board ledger: the table's fields, and the board's under their old names."""
+
+    def __init__(self, table: Any, board: Any) -> None:
+        self.table = table
+        self.board = board
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.table, name)
+
+    @property
+    def lobby_message_id(self) -> int | None:
+        return self.board.lobby_message_id  # type: ignore[no-any-return]
+
+    @property
+    def board_message_id(self) -> int | None:
+        return self.board.message_id  # type: ignore[no-any-return]
+
+    @property
+    def board_version(self) -> int | None:
+        return self.board.version  # type: ignore[no-any-return]
+
+    @property
+    def board_movers(self) -> tuple[int, ...]:
+        return self.board.movers  # type: ignore[no-any-return]
+
+    @property
+    def board_posting(self) -> int | None:
+        return self.board.posting  # type: ignore[no-any-return]
+
+    @property
+    def board_retired(self) -> tuple[int, ...]:
+        return self.board.retired  # type: ignore[no-any-return]
+
+    @property
+    def board_behind(self) -> bool:
+        return self.table.thread_id is not None and self.board.behind(self.table.version)  # type: ignore[no-any-return]
+
+    def board_link(self) -> str | None:
+        from cogs.platform.board_messages import board_link
+
+        return board_link(self.table, self.board)
+
+
+async def with_board(world: Harness, table: Any) -> WithBoard:
+    """A table read with its row of the board ledger."""
+    return WithBoard(table, await world.bot.tables.store.board(table.id))
+
+
 async def table_of(world: Harness) -> Any:
-    """The only table of the test channel (any status)."""
+    """The only table of the test channel (any status), with its row of the board ledger."""
     from tables.models import TableStatus
 
     tables = await world.bot.tables.tables_in_channel(world.channel.id, tuple(TableStatus))
     assert len(tables) == 1
-    return tables[0]
+    return await with_board(world, tables[0])
 
 
 def user_of(world: Harness, user_id: int | None) -> Any:

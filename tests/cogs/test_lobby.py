@@ -11,7 +11,7 @@ from cogs.games.buttons import UI as BUTTONS_UI
 from cogs.platform.text import lobby_text
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import add_bot, buttons, components, pinged
+from tests.cogs.helpers import add_bot, buttons, components, pinged, with_board
 
 LOBBY_BUTTONS = {"Join", "Leave", "Start", "Cancel"}
 
@@ -52,7 +52,7 @@ async def test_play_opens_a_lobby_with_its_buttons_and_options(world: Harness) -
     assert set(buttons(lobby)) == LOBBY_BUTTONS
     assert f"<@{world.alice.id}> (host)" in lobby.content
     assert "Sunny Golden Hybrid" not in lobby.content and "pick dice colours" in lobby.content
-    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    table = await with_board(world, (await world.bot.tables.tables_in_channel(world.channel.id))[0])
     assert table.options["golden_hybrid"] is False and table.options["pick_colours"] is True
     assert table.lobby_message_id == lobby.id
     assert pinged(world, lobby) == set(), "the lobby pings nobody"
@@ -127,7 +127,7 @@ async def test_start_opens_a_thread_with_the_first_board(world: Harness) -> None
     now = lobby_now(world, lobby)
     assert buttons(now) == {} and f"<#{thread.id}>" in now.content
     board = world.board()
-    table = (await world.bot.tables.tables_in_channel(world.channel.id))[0]
+    table = await with_board(world, (await world.bot.tables.tables_in_channel(world.channel.id))[0])
     assert table.thread_id == thread.id and table.board_message_id == board.id
     mover = table.seats[table.to_move[0]].user_id
     assert f"<@{mover}>" in board.content
@@ -310,7 +310,7 @@ async def test_the_final_message_does_not_repeat_what_the_last_board_showed(
         table = update.table
         if table.status is TableStatus.FINISHED:
             # The update the last board already shows comes again (a retried delivery) with the final one.
-            stored = await world.bot.tables.get(table.id)
+            stored = await with_board(world, await world.bot.tables.get(table.id))
             board = world.board()
             lines = tuple(
                 line.removeprefix("-# • ") for line in board.content.splitlines() if line.startswith("-# • ")

@@ -10,7 +10,7 @@ import discord
 from cogs.mygames import movers, waiting_since
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import play_option
+from tests.cogs.helpers import play_option, with_board
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
 
@@ -25,7 +25,7 @@ async def open_game(world: Harness, host: Any, guest: Any, game: str = "tomatoes
         await host.click(lobby_now(world, lobby), label="Start")
     await world.idle()
     tables = await world.bot.tables.tables_in_channel(world.channel.id, tuple(TableStatus))
-    return tables[-1]
+    return await with_board(world, tables[-1])
 
 
 def thread_of(world: Harness, table: Any) -> Any:
@@ -51,7 +51,7 @@ async def test_games_lists_your_moves_first_with_links_then_lobbies(world: Harne
     lobby = await open_game(world, world.carol, world.alice, "buttons", start=False)
     # Make alice's move due at exactly one of the games she waits on longest, and not at another.
     for table in (first, second, third):
-        table = await service.get(table.id)
+        table = await with_board(world, await service.get(table.id))
         for _ in range(6):
             mover = table.seats[movers(table)[0]].user_id
             wanted = world.alice.id if table.id != second.id else world.bob.id
@@ -63,8 +63,8 @@ async def test_games_lists_your_moves_first_with_links_then_lobbies(world: Harne
             action = table.rules.bot_action(table.state, prompt, "greedy")
             await play_option(world, user, board, prompt.seat, prompt.options.index(action))
             await world.idle()
-            table = await service.get(table.id)
-    tables = {t.id: t for t in await service.tables_of_user(world.alice.id)}
+            table = await with_board(world, await service.get(table.id))
+    tables = {t.id: await with_board(world, t) for t in await service.tables_of_user(world.alice.id)}
     mine = [
         t
         for t in tables.values()

@@ -91,7 +91,9 @@ class Database:
     def table(self, table_id: int) -> TableRow | None:
         """A table's status, version and messages; None when it is not (yet) there."""
         rows = self._query(
-            "SELECT status, version, thread_id, lobby_message_id FROM tables WHERE id = ?", (table_id,)
+            "SELECT t.status, t.version, t.thread_id, b.lobby_message_id FROM tables t"
+            " LEFT JOIN boards b ON b.table_id = t.id WHERE t.id = ?",
+            (table_id,),
         )
         if not rows:
             return None
@@ -100,9 +102,10 @@ class Database:
 
     def board_recorded(self, table_id: int) -> bool:
         """Whether the bot has recorded its board as showing the stored version, nothing pending
-        (the negation of tables.models.Table.board_behind; a table without a thread counts as recorded)."""
+        (the negation of tables.store.BoardRecord.behind; a table without a thread counts as recorded)."""
         rows = self._query(
-            "SELECT version, thread_id, board_version, board_posting, board_retired FROM tables WHERE id = ?",
+            "SELECT t.version, t.thread_id, b.version, b.posting, b.retired FROM tables t"
+            " JOIN boards b ON b.table_id = t.id WHERE t.id = ?",
             (table_id,),
         )
         if not rows:

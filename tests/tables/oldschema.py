@@ -11,6 +11,26 @@ from tables.migrations import MIGRATIONS
 
 UNDO_APART = next(i for i, step in enumerate(MIGRATIONS) if "CREATE TABLE undo_states" in step)
 """The schema before the step that moved undo snapshots out of the action log."""
+BOARDS_APART = next(i for i, step in enumerate(MIGRATIONS) if "CREATE TABLE boards" in step)
+"""The schema before the step that moved the board ledger out of `tables` into `boards`."""
+BOARD_COLUMNS = {
+    "lobby_message_id": "lobby_message_id",
+    "board_message_id": "message_id",
+    "board_version": "version",
+    "board_movers": "movers",
+    "board_posting": "posting",
+    "board_retired": "retired",
+}
+"""The board ledger's columns as they were in `tables`, and as they are in `boards`."""
+
+
+def board_columns_back(db: sqlite3.Connection) -> None:
+    """Undo the step that moved the board ledger out of `tables` (a current database, made older)."""
+    for old, new in BOARD_COLUMNS.items():
+        kind = "TEXT NOT NULL DEFAULT '[]'" if new in ("movers", "retired") else "INTEGER"
+        db.execute(f"ALTER TABLE tables ADD COLUMN {old} {kind}")
+        db.execute(f"UPDATE tables SET {old} = (SELECT {new} FROM boards WHERE boards.table_id = tables.id)")
+    db.execute("DROP TABLE boards")
 
 
 def copy_into_schema(source: Path, target: Path, version: int) -> None:
@@ -30,6 +50,12 @@ def copy_into_schema(source: Path, target: Path, version: int) -> None:
             kept = _columns(old, "main", name) & _columns(old, "new", name)
             listed = ", ".join(sorted(kept))
             old.execute(f"INSERT INTO main.{name} ({listed}) SELECT {listed} FROM new.{name}")
+        if "board_message_id" in _columns(old, "main", "tables") and _columns(old, "new", "boards"):
+            for column, source in BOARD_COLUMNS.items():
+                old.execute(
+                    f"UPDATE main.tables SET {column} = "
+                    f"(SELECT b.{source} FROM new.boards b WHERE b.table_id = main.tables.id)"
+                )
         kept = (_columns(old, "main", "actions") & _columns(old, "new", "actions")) - {"events"}
         listed = ", ".join(f"a.{c}" for c in sorted(kept))
         if "before" in _columns(old, "main", "actions"):

@@ -22,6 +22,7 @@ from tables import (
     UnknownGame,
 )
 from tables.service import random_seed
+from tables.store import BoardRecord
 from tests.tables.conftest import BOB, CAROL, CHANNEL, DAN, EVE, GUILD, HOST
 
 
@@ -137,8 +138,10 @@ async def test_queries_by_channel_thread_and_user(service: TableService) -> None
     assert [t.id for t in await service.tables_of_user(BOB)] == [second.id, elsewhere.id]
     await service.set_thread(second.id, 555)
     await service.set_lobby_message(second.id, 556)
-    table = await service.set_board_message(second.id, 557)
-    assert (table.thread_id, table.lobby_message_id, table.board_message_id) == (555, 556, 557)
+    await service.store.save_board(BoardRecord(second.id, message_id=557))
+    table = await service.get(second.id)
+    board = await service.store.board(second.id)
+    assert (table.thread_id, board.lobby_message_id, board.message_id) == (555, 556, 557)
     found = await service.table_for_thread(555)
     assert found is not None and found.id == second.id
     assert await service.table_for_thread(554) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,54 +23,77 @@ from tables import (
     UpdateKind,
 )
 from tables.migrations import MIGRATIONS
-from tables.store import open_store
+from tables.store import BoardRecord, open_store
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
 
 STRIDE2 = Action.of("stride", n=2)
 
 
-async def test_the_shown_board_follows_the_outbox_and_survives_a_restart(
-    database: str, clock: FakeClock
-) -> None:
+async def test_the_board_ledger_survives_a_restart(database: str, clock: FakeClock) -> None:
     service = TableService(await open_store(database), clock=clock, bot_delay=0)
     table = await started(service)
     table = await service.set_thread(table.id, 900)
-    assert table.board_behind and await service.boards_behind() == [table.id]
-    await service.board_posting(table.id, table.version)
-    await service.board_posted(table.id, 901, table.version, (0,))
+    store = service.store
+    assert (await store.board(table.id)).behind(table.version) and await store.boards_behind() == [table.id]
+    await store.save_board(BoardRecord(table.id, message_id=901, version=0, movers=(0,)))
+    assert await store.boards_behind() == []
     await service.act(table.id, HOST, table.version, STRIDE2)
-    # A move keeps what the board shows; the board is now one version behind.
-    posting = await service.board_posting(table.id, 1)
-    assert (posting.board_message_id, posting.board_version, posting.board_posting) == (901, 0, 1)
+    # A move leaves the ledger as it was; the board is now one version behind.
+    assert await store.boards_behind() == [table.id]
+    # A repost records its intent first (the ledger would not otherwise look behind).
+    await store.save_board(replace(await store.board(table.id), posting=1))
     await service.close()
 
-    # The process died before the new message's id was recorded: the intent is found again.
     service = TableService(await open_store(database), clock=clock, bot_delay=0)
+    store = service.store
     try:
-        found = await service.get(table.id)
-        assert found.board_posting == 1 and found.board_behind
-        assert await service.boards_behind() == [table.id]
-        posted = await service.board_posted(table.id, 902, 1, (0,))
-        assert (posted.board_message_id, posted.board_version, posted.board_posting) == (902, 1, None)
-        assert posted.board_retired == (901,), "the previous board's buttons are still to strip"
-        assert await service.boards_behind() == [table.id]
-        mended = await service.board_mended(table.id, (901,))
-        assert mended.board_retired == () and not mended.board_behind
-        assert await service.boards_behind() == []
-        assert await service.store.load(table.id) == mended
+        found = await store.board(table.id)
+        assert (found.message_id, found.version, found.posting) == (901, 0, 1)
+        assert await store.boards_behind() == [table.id]
+        await store.save_board(replace(found, message_id=902, version=1, posting=None, retired=(901,)))
+        assert await store.boards_behind() == [table.id], "the previous board's buttons are still to strip"
+        await store.save_board(replace(await store.board(table.id), retired=()))
+        assert await store.boards_behind() == []
+        assert await store.board(table.id) == BoardRecord(table.id, None, 902, 1, (0,), None, ())
     finally:
         await service.close()
 
 
-async def test_an_edit_records_the_version_shown(service: TableService) -> None:
+async def test_an_edit_is_recorded_with_the_next_move_in_its_transaction(
+    db_path: Path, clock: FakeClock
+) -> None:
+    service = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
+    try:
+        await _edit_then_move(service, db_path)
+    finally:
+        await service.close()
+
+
+async def _edit_then_move(service: TableService, db_path: Path) -> None:
     table = await service.set_thread((await started(service)).id, 900)
-    await service.board_posted(table.id, 901, 0, (0,))
+    store = service.store
+    await store.save_board(BoardRecord(table.id, message_id=901, version=0, movers=(0,)))
     moved = await service.act(table.id, HOST, 0, STRIDE2)
-    assert moved.table.board_behind
-    shown = await service.board_shown(table.id, 1, (0,))
-    assert shown.board_version == 1 and not shown.board_behind
-    # An edit racing a newer one never moves the shown version back.
-    assert (await service.board_shown(table.id, 0, (0,))).board_version == 1
+    # The board message was edited to show version 1: kept, not written, until the next save.
+    edited = replace(await store.board(table.id), version=moved.table.version)
+    store.board_later(edited)
+    assert await store.board(table.id) == edited and await store.boards_behind() == []
+
+    def stored_version() -> int | None:
+        with sqlite3.connect(db_path) as raw:
+            row = raw.execute("SELECT version FROM boards WHERE table_id = ?", (table.id,)).fetchone()
+        return None if row[0] is None else int(row[0])
+
+    assert stored_version() == 0
+    prompt = moved.table.prompts[0]
+    user = moved.table.seats[prompt.seat].user_id
+    assert user is not None
+    await service.act(table.id, user, moved.table.version, prompt.options[0])
+    assert stored_version() == 1, "written in the move's transaction"
+    # What an edit left waiting is written when the store closes.
+    store.board_later(replace(edited, version=2))
+    await service.close()
+    assert stored_version() == 2
 
 
 async def test_a_database_of_schema_2_counts_its_boards_as_shown(db_path: Path) -> None:
@@ -88,8 +112,8 @@ async def test_a_database_of_schema_2_counts_its_boards_as_shown(db_path: Path) 
     store = await Store.open(db_path)
     try:
         assert await store.boards_behind() == [2], "only the game in play with no board recorded"
-        first = await store.load(1)
-        assert first is not None and first.board_version == 3 and first.board_retired == ()
+        first = await store.board(1)
+        assert first.version == 3 and first.retired == () and first.message_id == 50
     finally:
         await store.close()
 
@@ -105,7 +129,7 @@ async def test_start_records_the_thread_in_the_same_write(service: TableService)
     update = await service.start_game(table.id, HOST, thread_id=777)
     stored = await service.store.load(table.id)
     assert stored is not None and (stored.status, stored.thread_id) == (TableStatus.PLAYING, 777)
-    assert update.table == stored and stored.board_behind
+    assert update.table == stored and (await service.store.board(table.id)).behind(stored.version)
 
 
 async def test_bots_play_on_after_a_long_storage_outage(

@@ -14,6 +14,7 @@ from tables.migrations import MIGRATIONS
 from tables.models import HOUR, NoticeKind
 from tables.players import StandingAnswer
 from tests.tables.conftest import BOB, CHANNEL, GUILD, HOST, FakeClock, Recorder, started
+from tests.tables.oldschema import BOARDS_APART, board_columns_back
 
 STRIDE2 = Action.of("stride", n=2)
 ROLL = Action("roll")
@@ -132,6 +133,8 @@ async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
             raw.execute("ALTER TABLE tables DROP COLUMN language")
             raw.execute("ALTER TABLE players DROP COLUMN language")
             raw.execute(f"PRAGMA user_version = {mark}")
+            if mark <= BOARDS_APART:
+                board_columns_back(raw)
 
     second = TableService(await Store.open(db_path), clock=clock, bot_delay=0)
     try:
