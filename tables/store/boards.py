@@ -110,11 +110,15 @@ class Boards(Writes):
             found.append((int(table_id), int(thread_id), int(shown)))
         return found
 
-    async def close(self) -> None:
-        """Write the records still waiting for their table's next save, then close."""
+    async def write_boards_waiting(self) -> None:
+        """Write the records still waiting for their table's next save (before closing)."""
         try:
             for record in list(self._boards_later.values()):
                 await self.save_board(record)
         except StoreUnavailable as exc:
             log.warning("board records not written before closing (%s): boards look behind", exc)
+
+    async def close(self) -> None:
+        """Write the records still waiting for their table's next save, then close."""
+        await self.write_boards_waiting()
         await super().close()

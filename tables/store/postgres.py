@@ -33,7 +33,7 @@ import asyncpg
 
 from tables.errors import DatabaseProblem, StoreOpenError, StoreUnavailable
 from tables.migrations import MIGRATIONS, POSTGRES_STEPS, SCHEMA_VERSION
-from tables.store import SchemaTooNew, Store
+from tables.store import BoardRecord, SchemaTooNew, Store
 from tables.store.connection import _statements
 from tables.store.dialect import Dialect, Statement, schema_statement
 from tables.store.writes import _SavePlan
@@ -87,6 +87,7 @@ class PostgresStore(Store):
         self._threads = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="meeple-pg")
         self._fault: str | None = None
         self._opened = False
+        self._boards_later: dict[int, BoardRecord] = {}
 
     @classmethod
     async def open(cls, path: Any, *, busy_timeout_ms: int = 5000, pool_size: int = 10) -> Self:
@@ -170,7 +171,9 @@ class PostgresStore(Store):
         )
 
     async def close(self) -> None:
-        """Close the pool (waiting for the connections in use) and the worker threads."""
+        """Write the board records still waiting, close the pool (waiting for the connections in use)
+        and the worker threads."""
+        await self.write_boards_waiting()
         await self._pool.close()
         self._threads.shutdown(wait=False)
 
