@@ -11,13 +11,12 @@ import discord
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
-from engine.words import ENGLISH, LANGUAGES, Words, words
+from engine.words import ENGLISH, Words, words
 from tables.chores import lobby_expired, lobby_expires_at
 from tables.models import SeatInfo, Table, TableStatus
 
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "pl": "Polski", "ko": "한국어"}
-"""Each language Meeple speaks, by its own name (as a reader of it looks for it in a list)."""
-assert set(LANGUAGE_NAMES) == set(LANGUAGES)
+"""Each language Meeple speaks (engine.words.LANGUAGES), by its own name (as its reader looks for it)."""
 
 MAX_CONTENT = 2000
 """Discord: a message's content is at most 2000 characters."""
