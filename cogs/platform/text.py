@@ -11,13 +11,12 @@ import discord
 
 from cogs.games.base import GameUI
 from engine.core import Outcome, level_name
-from engine.words import ENGLISH, LANGUAGES, Words, words
+from engine.words import ENGLISH, Words, words
 from tables.chores import lobby_expired, lobby_expires_at
 from tables.models import SeatInfo, Table, TableStatus
 
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "pl": "Polski", "ko": "한국어"}
-"""Each language Meeple speaks, by its own name (as a reader of it looks for it in a list)."""
-assert set(LANGUAGE_NAMES) == set(LANGUAGES)
+"""Each language Meeple speaks (engine.words.LANGUAGES), by its own name (as its reader looks for it)."""
 
 MAX_CONTENT = 2000
 """Discord: a message's content is at most 2000 characters."""
@@ -28,8 +27,10 @@ LOG_LINES = 10
 def reader(interaction: discord.Interaction[Any]) -> Words:
     """The words of whoever clicked or typed, for a private answer: the language they chose in
     /settings, else their Discord client's."""
-    chosen = interaction.client.tables.players.get(interaction.user.id).language
-    return words(chosen or str(interaction.locale))
+    # Never a reason to fail an answer: without a service or a locale (a bare interaction), English.
+    service = getattr(getattr(interaction, "client", None), "tables", None)
+    chosen = service.players.get(interaction.user.id).language if service is not None else None
+    return words(chosen or str(getattr(interaction, "locale", "en")))
 
 
 def mention(user_id: int) -> str:

@@ -166,3 +166,10 @@ async def test_a_refusal_is_said_in_the_clickers_language(world: Harness, pseudo
     assert refused.followups[0].content == MARK + "Only the host of this table can do that."
     again = await world.alice.click(lobby_now(world, lobby), label="Join")
     assert again.followups and again.followups[0].content == "You are already seated at this table."
+
+
+def test_every_language_has_its_own_name() -> None:
+    from cogs.platform.text import LANGUAGE_NAMES
+    from engine.words import LANGUAGES
+
+    assert list(LANGUAGE_NAMES) == list(LANGUAGES)

@@ -58,9 +58,22 @@ async def translated_payloads(tree: app_commands.CommandTree[Any]) -> list[dict[
     return [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
 
 
-def check_limits(payloads: list[dict[str, Any]]) -> list[str]:
-    """Every localized name and text within Discord's rules."""
+def same_names(options: list[dict[str, Any]], where: str) -> list[str]:
+    """Names two siblings share in some language (Discord refuses the whole sync then)."""
     wrong = []
+    for locale in discord.Locale:
+        names = [o.get("name_localizations", {}).get(locale.value, o["name"]) for o in options]
+        wrong.extend(
+            f"{where}: two {locale.value} names {name!r}" for name in set(names) if names.count(name) > 1
+        )
+    for option in options:
+        wrong.extend(same_names(option.get("options", []), f"{where} {option['name']}"))
+    return wrong
+
+
+def check_limits(payloads: list[dict[str, Any]]) -> list[str]:
+    """Every localized name and text within Discord's rules, and no two siblings named alike."""
+    wrong = same_names(payloads, "/")
     for payload in payloads:
         for kind, english, localized in payload_strings(payload):
             for locale, text in localized.items():
@@ -134,3 +147,13 @@ def test_discords_naming_rule(name: str, valid: bool) -> None:
 
 async def test_the_bot_syncs_its_commands_through_the_translator(world: Harness) -> None:
     assert isinstance(world.bot.tree.translator, CatalogTranslator)
+
+
+def test_two_siblings_named_alike_in_a_language_are_found() -> None:
+    options = [
+        {"name": "play", "name_localizations": {"ru": "игра"}},
+        {"name": "game", "name_localizations": {"ru": "игра"}, "options": [{"name": "x"}, {"name": "x"}]},
+    ]
+    found = same_names(options, "/")
+    assert "/: two ru names 'игра'" in found and "/ game: two en-US names 'x'" in found
+    assert len(found) == 1 + len(discord.Locale), "the English name counts where there is no other"
