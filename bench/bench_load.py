@@ -116,8 +116,17 @@ async def open_game(fake: FakeDiscord, channel: Channel, user: User, game: str, 
     known = {t.id for t in fake.threads_of(channel.id)}
     old = {m.id for m in fake.channel_messages(channel.id)}
     await fake.wait_answered(await fake.slash(f"play {game}", user, channel), 30)
-    lobby = await fake.wait_message(
-        lambda m: m.channel_id == channel.id and "Start" in m.labels() and m.id not in old, 30, "a lobby"
+    lobby = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(fake.channel_messages(channel.id))
+                if not m.loading and "Start" in m.labels() and m.id not in old
+            ),
+            None,
+        ),
+        30,
+        "a lobby",
     )
     add_bot = next(cid for cid in lobby.custom_ids() if cid.endswith(":bot"))
     for seated in range(1, bots + 1):
@@ -130,12 +139,31 @@ async def open_game(fake: FakeDiscord, channel: Channel, user: User, game: str, 
     return threads[0].id
 
 
-def board_upload(fake: FakeDiscord, first: int, thread_id: int, token: str) -> float | None:
-    """When the first board image for this table (its thread or this interaction) arrived."""
-    for request in fake.requests[first:]:
-        if request.files and (f"/channels/{thread_id}/" in request.path or token in request.path):
-            return request.at
-    return None
+class BoardUpload:
+    """When the first board image for a table (its thread or an interaction) arrived after a point.
+
+    Called on every change the fake sees, it reads each upload once (a cursor into
+    `fake.uploads`): rescanning every request since the click made the harness itself, which
+    shares its loop with the stand-in, the bottleneck at 200 tables.
+    """
+
+    def __init__(self, fake: FakeDiscord, thread_id: int) -> None:
+        self.fake = fake
+        self.seen = len(fake.uploads)
+        self.since = time.monotonic()
+        self.thread = f"/channels/{thread_id}/"
+        self.token = ""
+
+    def __call__(self) -> float | None:
+        """The upload's arrival time, once there is one."""
+        uploads = self.fake.uploads
+        for request in uploads[self.seen :]:
+            if request.at >= self.since and (
+                self.thread in request.path or (self.token and self.token in request.path)
+            ):
+                return request.at
+        self.seen = len(uploads)
+        return None
 
 
 class Load:
@@ -185,6 +213,7 @@ class Load:
     async def click(self, thread_id: int, user: User, msg: object, item: dict[str, object]) -> None:
         """Click and, for a move, time the new board."""
         first = len(self.fake.requests)
+        upload = BoardUpload(self.fake, thread_id)
         start = time.monotonic()
         measured = self.measuring
         try:
@@ -193,10 +222,9 @@ class Load:
             return  # the component went away meanwhile
         if not final:
             return
+        upload.token = interaction.token
         try:
-            at = await self.fake.wait_for(
-                lambda: board_upload(self.fake, first, thread_id, interaction.token), BOARD_WAIT, "a board"
-            )
+            at = await self.fake.wait_for(upload, BOARD_WAIT, "a board")
         except TimeoutError:
             if measured and self.measuring:
                 self.figures.missed += 1
