@@ -162,6 +162,11 @@ async def copy_store(source: Store, target: Store, *, replace: bool = False) -> 
                 conn.executemany(sql, batch)
 
     await target.write(unit)
+    # A store whose ids come from a sequence (PostgreSQL's identity columns) moves it past the
+    # copied ids here, so its next table does not take a copied one's id.
+    after_copy = getattr(target, "after_copy", None)
+    if after_copy is not None:
+        await after_copy()
     report.replaced = sum(held.values()) if replace else 0
     report.rows = {table: len(rows) for table, (_, rows) in data.items()}
     copied = await target.read(count_rows)
