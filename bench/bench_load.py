@@ -65,6 +65,8 @@ class Figures:
     uploads: int = 0
     window_uploads: int = 0
     cpu_bench: float = 0.0
+    lag: list[float] = field(default_factory=list)
+    """The harness loop's lag (sampled every 0.1 s while timed): the stand-in answers the bot from it."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -237,6 +239,14 @@ class Load:
             self.figures.clicks += 1
 
 
+async def sample_lag(into: list[float], stop: asyncio.Event) -> None:
+    """How late a 0.1 s sleep wakes, until `stop`: the lag of the loop the stand-in and the players share."""
+    while not stop.is_set():
+        began = time.monotonic()
+        await asyncio.sleep(0.1)
+        into.append(time.monotonic() - began - 0.1)
+
+
 async def run_load(
     root: Path,
     tables: int,
@@ -287,10 +297,14 @@ async def run_load(
             bench_cpu = time.process_time()
             began = time.monotonic()
             load.measuring = True
+            lag_stop = asyncio.Event()
+            lagger = asyncio.create_task(sample_lag(figures.lag, lag_stop))
             deadline = began + seconds
             while time.monotonic() < deadline and figures.clicks < clicks:
                 await asyncio.sleep(0.2)
             load.measuring = False
+            lag_stop.set()
+            await lagger
             figures.window = time.monotonic() - began
             figures.cpu_bench = time.process_time() - bench_cpu
             figures.window_uploads = sum(1 for r in fake.requests if r.files) - uploads_before
@@ -356,6 +370,10 @@ def rows(figures: Figures) -> dict[str, str]:
             f"{(figures.cpu_bot + figures.cpu_workers) / max(1, figures.window_uploads) * 1e3:.0f} ms"
         ),
         "CPU of this harness while timed": f"{figures.cpu_bench:.0f} s",
+        "harness loop lag p50 / p99 / max": (
+            f"{ms(0.5, figures.lag or [float('nan')])} / {ms(0.99, figures.lag or [float('nan')])}"
+            f" / {max(figures.lag or [float('nan')]) * 1e3:.0f} ms"
+        ),
     }
 
 
