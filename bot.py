@@ -31,6 +31,7 @@ from tables import Store, TableService, open_store
 from tables.clock import OffsetClock
 from tables.database import DatabaseLock
 from tables.errors import DatabaseProblem, StoreOpenError
+from tables.shards import ShardSet
 
 log = logging.getLogger("meeple")
 
@@ -117,7 +118,9 @@ class MeepleBot(commands.Bot):
 
     async def load_cogs(self) -> None:
         """Create the table service on the store and load every cog (their commands join the tree)."""
-        self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
+        self.tables = TableService(
+            self.store, bot_delay=self.settings.bot_delay, shards=shard_set(self.settings)
+        )
         if self.settings.clock_file is not None:
             # Tests only: a clock the test moves; look for due clocks often, since it jumps.
             self.tables.clock = OffsetClock(self.settings.clock_file)
@@ -232,6 +235,19 @@ class MeepleBot(commands.Bot):
             await asyncio.wait(pending, timeout=remaining)
 
 
+class ShardedMeepleBot(MeepleBot, commands.AutoShardedBot):
+    """The bot on discord.py's AutoShardedBot: one gateway session per shard of MEEPLE_SHARDS."""
+
+
+def shard_set(settings: Settings) -> ShardSet | None:
+    """The shards this process holds (None: not sharded, every table is this process's)."""
+    if settings.shard_count is None:
+        return None
+    if settings.shard_ids is None:
+        return ShardSet.all_of(settings.shard_count)
+    return ShardSet(settings.shard_count, settings.shard_ids)
+
+
 # Meeple's custom_ids ("mp:act:12:34:0:2", cogs/platform/ids.py): a forged one is not written out.
 _OWN_CUSTOM_ID = re.compile(r"mp:[A-Za-z0-9_:.-]{1,97}")
 
@@ -290,7 +306,13 @@ def create_bot(settings: Settings, store: Store | None = None, **options: Any) -
     point_at_local_api(settings)
     # Meeple has no voice features: no warning about voice libraries it never needs.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    return MeepleBot(settings, store, **options)
+    shards = shard_set(settings)
+    if shards is None:
+        return MeepleBot(settings, store, **options)
+    log.info("running shards %s", shards.describe())
+    options.setdefault("shard_count", shards.count)
+    options.setdefault("shard_ids", sorted(shards.ids))
+    return ShardedMeepleBot(settings, store, **options)
 
 
 OWN_LOGGERS = frozenset({"meeple", "tables", "cogs", "renderers", "engine", "settings", "__main__"})

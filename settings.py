@@ -15,6 +15,8 @@ from pathlib import Path
 
 from yarl import URL
 
+from tables.shards import parse_shard_ids
+
 DEFAULT_DB = "data/meeple.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_BOT_DELAY = 1.5
@@ -59,6 +61,11 @@ class Settings:
     """Tests only: the loopback gateway URL; derived from api_base when not given."""
     clock_file: Path | None = None
     """Tests only: a file holding seconds added to the clock (MEEPLE_CLOCK_FILE; a simulated week)."""
+    shard_count: int | None = None
+    """MEEPLE_SHARD_COUNT: run discord.py's AutoShardedBot on that many shards (None: one plain session)."""
+    shard_ids: frozenset[int] | None = None
+    """MEEPLE_SHARDS: the shards this process runs (None with a shard count: all of them)."""
+
     db_url: str | None = field(default=None, repr=False)
     """MEEPLE_DB as a postgresql:// URL (it may hold a password): the games live in PostgreSQL."""
 
@@ -134,6 +141,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     clock_text = (values.get("MEEPLE_CLOCK_FILE") or "").strip()
     db_text = (values.get("MEEPLE_DB") or DEFAULT_DB).strip()
     db_url = db_text if db_text.startswith(("postgresql://", "postgres://")) else None
+    shard_count, shard_ids = _shards(values)
     return Settings(
         token=token,
         db_path=Path(DEFAULT_DB).with_name("postgresql") if db_url is not None else Path(db_text),
@@ -144,7 +152,34 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         api_base=api_base,
         gateway=gateway,
         clock_file=Path(clock_text) if clock_text else None,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+MAX_SHARDS = 4096
+
+
+def _shards(values: Mapping[str, str]) -> tuple[int | None, frozenset[int] | None]:
+    """MEEPLE_SHARD_COUNT and MEEPLE_SHARDS, checked together."""
+    count_text = (values.get("MEEPLE_SHARD_COUNT") or "").strip()
+    ids_text = (values.get("MEEPLE_SHARDS") or "").strip()
+    if not count_text:
+        if ids_text:
+            raise SettingsError("MEEPLE_SHARDS needs MEEPLE_SHARD_COUNT (the total number of shards)")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise SettingsError(f"MEEPLE_SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS}")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    try:
+        ids = parse_shard_ids(ids_text, count)
+    except ValueError as exc:
+        raise SettingsError(
+            f"MEEPLE_SHARDS must list shards below MEEPLE_SHARD_COUNT, such as 0-3 or 0,2: {exc}"
+        ) from None
+    return count, ids
 
 
 _KEYS = frozenset(
@@ -157,6 +192,8 @@ _KEYS = frozenset(
         "MEEPLE_DISCORD_API_BASE",
         "MEEPLE_DISCORD_GATEWAY",
         "MEEPLE_CLOCK_FILE",
+        "MEEPLE_SHARD_COUNT",
+        "MEEPLE_SHARDS",
     }
 )
 

@@ -11,6 +11,8 @@ Public API (stable; grown only compatibly):
     # run_due), idle_wait (wraps the waits of long-lived helpers such as the board keeper,
     # e.g. simcord's Env.external_wait) and new_seed (each started game's seed; 63 random
     # bits by default); all may also be set as attributes before start().
+    # shards=ShardSet(count, ids) (tables/shards.py): a shard process; only the bot seats of
+    # its shards' tables play here, and only the clocks of shards whose lease it holds fire.
     service.subscribe(on_change)                      # async (Update | Notice) -> None
     await service.start()                             # resume bots, start the clock loop
     ...

@@ -314,6 +314,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables DROP COLUMN board_posting;
     ALTER TABLE tables DROP COLUMN board_retired;
     """,
+    # 16: clock leases (tables/shards.py): which bot process fires each shard's turn clocks, until
+    # when; the shard's own process asks a lease back with `wanted_by`. Portable SQL (no SQLite-only
+    # syntax): the same step makes the table on PostgreSQL.
+    """
+    CREATE TABLE IF NOT EXISTS clock_leases (
+        shard INTEGER PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at REAL NOT NULL,
+        wanted_by TEXT,
+        generation INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -15,6 +15,7 @@ import pytest
 
 import bot as botmod
 from settings import load_settings
+from tables.shards import ShardSet
 from tests.fakediscord import FakeDiscord
 
 
@@ -191,3 +192,39 @@ async def test_missing_board_fonts_stop_the_start_with_status_6_and_the_command_
     assert "apt-get install fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji" in line
     assert "NotoSansCJK-Regular.ttc" in line and "\n" not in line
     assert not (tmp_path / "db.sqlite3").exists()  # stopped before the database
+
+
+async def test_a_sharded_process_identifies_its_shards_and_its_service_holds_them(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "meeple.sqlite3"
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": fake.token,
+            "MEEPLE_DB": str(db),
+            "MEEPLE_DISCORD_API_BASE": fake.api_base,
+            "MEEPLE_SHARD_COUNT": "4",
+            "MEEPLE_SHARDS": "2",
+        },
+        tmp_path / "absent.env",
+    )
+    bot = botmod.create_bot(settings, guild_ready_timeout=0.05)
+    assert isinstance(bot, discord.AutoShardedClient) and isinstance(bot, botmod.MeepleBot)
+    await bot.login(settings.token)
+    task = asyncio.create_task(bot.connect())
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        assert [i.get("shard") for i in fake.identifies] == [[2, 4]]
+        assert bot.tables.shards == ShardSet(4, frozenset({2}))
+    finally:
+        await stop_bot(bot, task)
+
+
+async def test_an_unsharded_process_is_a_plain_bot(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot, task = await start_bot(fake, tmp_path / "meeple.sqlite3")
+    try:
+        assert not isinstance(bot, discord.AutoShardedClient)
+        assert bot.tables.shards is None
+        assert [i.get("shard") for i in fake.identifies] in ([None], [[0, 1]])
+    finally:
+        await stop_bot(bot, task)

@@ -243,3 +243,28 @@ def test_a_postgresql_url_in_meeple_db_chooses_postgresql_and_keeps_its_password
     assert "s3cret-pw" not in repr(settings)
     sqlite = load_settings({"DISCORD_TOKEN": TOKEN, "MEEPLE_DB": "games/x.db"}, tmp_path / "absent.env")
     assert sqlite.db_url is None and sqlite.database == "games/x.db" and sqlite.db_path == Path("games/x.db")
+
+
+def test_shards_are_read_from_the_count_and_the_list(tmp_path: Path) -> None:
+    absent = tmp_path / "absent.env"
+    plain = load_settings({"DISCORD_TOKEN": "t"}, absent)
+    assert plain.shard_count is None and plain.shard_ids is None
+    every = load_settings({"DISCORD_TOKEN": "t", "MEEPLE_SHARD_COUNT": "4"}, absent)
+    assert every.shard_count == 4 and every.shard_ids is None
+    some = load_settings({"DISCORD_TOKEN": "t", "MEEPLE_SHARD_COUNT": "8", "MEEPLE_SHARDS": "0-3"}, absent)
+    assert some.shard_count == 8 and some.shard_ids == frozenset({0, 1, 2, 3})
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"MEEPLE_SHARDS": "0-3"}, "MEEPLE_SHARDS needs MEEPLE_SHARD_COUNT"),
+        ({"MEEPLE_SHARD_COUNT": "0"}, "MEEPLE_SHARD_COUNT must be a whole number"),
+        ({"MEEPLE_SHARD_COUNT": "two"}, "MEEPLE_SHARD_COUNT must be a whole number"),
+        ({"MEEPLE_SHARD_COUNT": "4", "MEEPLE_SHARDS": "2-5"}, "not below the shard count 4"),
+        ({"MEEPLE_SHARD_COUNT": "4", "MEEPLE_SHARDS": "3-1"}, "runs backwards"),
+    ],
+)
+def test_malformed_shards_are_refused(tmp_path: Path, values: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        load_settings({"DISCORD_TOKEN": "t", **values}, tmp_path / "absent.env")

@@ -142,6 +142,7 @@ class TableService(TableCore):
         tasks = [t for t in (self.clocks.task, *self.bots.tasks()) if t is not None]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        await self.clocks.release_leases()
         deliverers = self.delivery.tasks()
         if deliverers:
             _, late = await asyncio.wait(deliverers, timeout=5)

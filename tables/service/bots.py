@@ -32,7 +32,8 @@ class BotRunner:
 
     def kick(self, table: Table) -> None:
         """Start the bot task of a table if a bot must move (call with the table's lock held)."""
-        if self.core.closed or table.status is not TableStatus.PLAYING:
+        if self.core.closed or table.status is not TableStatus.PLAYING or not self.core.owns(table):
+            # Another process's shard: its bots play there (clicks for it never come here).
             return
         if not any(table.is_bot(p.seat) or self._auto(table, p) for p in table.prompts):
             return

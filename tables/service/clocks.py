@@ -13,6 +13,7 @@ from tables.service.delivery import Delivery
 from tables.service.plans import without
 from tables.service.seats import Seats
 from tables.service.turns import Turns
+from tables.shards import LEASE_SECONDS, RENEW_SECONDS, ShardSet, spans
 from tables.waits import defer_for_quiet, held_pings, remind_after_ping
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,9 @@ class Clocks:
         self.delivery = delivery
         self.task: asyncio.Task[None] | None = None
         """The clock loop, once started."""
+        self.held: frozenset[int] = frozenset()
+        """With shards: those whose clock lease this process holds, as of its last claim."""
+        self._claimed_at: float | None = None
 
     def start(self) -> None:
         """Start the loop firing due clocks (once)."""
@@ -45,7 +49,14 @@ class Clocks:
     async def run_due(self, now: float | None = None) -> int:
         """Fire every clock due at `now` (default: the service clock); return how many fired."""
         now = self.core.clock() if now is None else now
-        due = await self.core.store.due(now)
+        shards = self.core.shards
+        if shards is None:
+            due = await self.core.store.due(now)
+        else:
+            await self.claim_leases(now)
+            if not self.held:
+                return 0
+            due = await self.core.store.due(now, ShardSet(shards.count, self.held))
         # Per seat the strongest clock goes first; the weaker ones then find the seat moved on.
         due.sort(key=lambda item: (item[0], item[1].seat, _PRIORITY[item[1].kind]))
         fired = 0
@@ -61,6 +72,43 @@ class Clocks:
                 # It stays armed: the next round of the clock loop tries again.
                 log.exception("table %d: clock %s failed", table_id, deadline.kind)
         return fired
+
+    async def claim_leases(self, now: float, *, force: bool = False) -> frozenset[int]:
+        """Renew and take the clock leases (at most every RENEW_SECONDS unless `force`); the shards held."""
+        shards = self.core.shards
+        if shards is None:
+            return frozenset()
+        if (
+            force
+            or self._claimed_at is None
+            or now - self._claimed_at >= RENEW_SECONDS
+            or now < self._claimed_at
+        ):
+            before = self.held
+            try:
+                self.held = await self.core.store.claim_clock_leases(shards, self.core.holder, now)
+            except StoreUnavailable:
+                # Not renewed: keep firing only while the leases last, then let the others take them.
+                log.warning("clock leases not renewed: the store failed")
+                self.held = (
+                    frozenset()
+                    if self._claimed_at is None or now - self._claimed_at >= LEASE_SECONDS
+                    else before
+                )
+                return self.held
+            self._claimed_at = now
+            if self.held != before:
+                log.info("firing the clocks of shards %s of %d", spans(self.held) or "(none)", shards.count)
+        return self.held
+
+    async def release_leases(self) -> None:
+        """Give the leases up at a clean stop, so another process takes the clocks at once."""
+        if self.core.shards is None or self._claimed_at is None:
+            return
+        try:
+            await self.core.store.release_clock_leases(self.core.holder)
+        except StoreUnavailable:
+            log.warning("clock leases not released: the store failed (they run out by themselves)")
 
     async def _fire(self, table_id: int, deadline: Deadline, now: float) -> bool:
         """Fire one due clock if it is still armed and due; True if it did something."""
@@ -155,7 +203,17 @@ class Clocks:
             delay = self.core.poll_interval
             try:
                 await self.run_due()
-                upcoming = await self.core.store.next_due()
+                shards = self.core.shards
+                if shards is None:
+                    upcoming = await self.core.store.next_due()
+                else:
+                    # Renewed in time, and a dead process's shards taken within a lease.
+                    delay = min(delay, RENEW_SECONDS)
+                    upcoming = (
+                        await self.core.store.next_due(ShardSet(shards.count, self.held))
+                        if self.held
+                        else None
+                    )
                 if upcoming is not None:
                     delay = min(delay, max(min(1.0, delay), upcoming - self.core.clock()))
             except Exception:

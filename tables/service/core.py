@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -15,6 +17,7 @@ from engine.core import DEFAULT_LEVEL
 from tables.errors import GameNotRunning, LobbyClosed, NoSuchTable, StaleVersion, StoreUnavailable
 from tables.models import Table, TableStatus
 from tables.players import Players
+from tables.shards import ShardSet
 from tables.store import NewAction, Store
 
 log = logging.getLogger(__name__)
@@ -61,6 +64,8 @@ class TableCore:
         clock_loop: bool = True,
         idle_wait: IdleWait = plain_wait,
         new_seed: Callable[[], int] = random_seed,
+        shards: ShardSet | None = None,
+        holder: str | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -75,6 +80,10 @@ class TableCore:
         """How long-lived helpers await their next turn (see the class docstring)."""
         self.new_seed = new_seed
         """Where each started game's seed comes from (`random_seed` outside tests)."""
+        self.shards = shards
+        """The shards this process holds (None: every table is this process's, today's single process)."""
+        self.holder = holder or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This process's name in the clock leases (tables/shards.py)."""
         self.players = Players(store)
         """Player settings: quiet hours, how to be told, standing answers (tables.players)."""
         self._cache: dict[int, Table] = {}
@@ -90,6 +99,10 @@ class TableCore:
     def closed(self) -> bool:
         """Whether close() was called."""
         return self._closed
+
+    def owns(self, table: Table) -> bool:
+        """Whether the table's server is on one of this process's shards (its bot seats play here)."""
+        return self.shards is None or self.shards.holds(table.guild_id)
 
     def kick_bots(self, table: Table) -> None:
         """Start the table's bot task if a bot must move (the service's bot runner; lock held)."""

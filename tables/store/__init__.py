@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from engine.core import Action
 from tables import clicks
 from tables.errors import TableError
 from tables.models import Deadline, DeadlineKind, Table, TableStatus
+from tables.shards import LEASE_SECONDS, Lease, ShardSet, held_shards, plan_leases
 from tables.store.boards import Boards
 from tables.store.connection import Connection, SchemaTooNew
 from tables.store.packing import fetch_log, log_rows
@@ -43,6 +45,16 @@ from tables.store.rows import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def _on_shards(shards: ShardSet | None) -> tuple[str, tuple[int, ...]]:
+    """A condition on `tables t` keeping the tables of these shards (none: every table), and its values."""
+    if shards is None:
+        return "", ()
+    # (guild_id >> 22) % count, written with division: both SQLite and PostgreSQL take it.
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND (t.guild_id / 4194304) % ? IN ({marks})", (shards.count, *sorted(shards.ids))
+
 
 __all__ = [
     "ActionRow",
@@ -141,20 +153,72 @@ class Store(Boards):
                 log.error("table %s skipped: %s", found[0][0], exc)
         return tables
 
-    async def due(self, now: float) -> list[tuple[int, Deadline]]:
-        """Every armed clock due at `now`, earliest first, as (table id, deadline)."""
+    async def due(self, now: float, shards: ShardSet | None = None) -> list[tuple[int, Deadline]]:
+        """Every armed clock due at `now`, earliest first, as (table id, deadline); of `shards` if given."""
+        where, params = _on_shards(shards)
         rows = await self._read(
             fetch_all,
-            "SELECT table_id, seat, kind, due_at, count FROM deadlines WHERE due_at <= ? "
-            "ORDER BY due_at, table_id, seat",
-            (now,),
+            "SELECT d.table_id, d.seat, d.kind, d.due_at, d.count FROM deadlines d"
+            f" JOIN tables t ON t.id = d.table_id WHERE d.due_at <= ?{where}"
+            " ORDER BY d.due_at, d.table_id, d.seat",
+            (now, *params),
         )
         return [(int(r[0]), Deadline(int(r[1]), DeadlineKind(r[2]), float(r[3]), int(r[4]))) for r in rows]
 
-    async def next_due(self) -> float | None:
-        """When the earliest armed clock is due, if any."""
-        rows = await self._read(fetch_all, "SELECT MIN(due_at) FROM deadlines", ())
+    async def next_due(self, shards: ShardSet | None = None) -> float | None:
+        """When the earliest armed clock is due, if any (of `shards`' tables, if given)."""
+        where, params = _on_shards(shards)
+        rows = await self._read(
+            fetch_all,
+            f"SELECT MIN(d.due_at) FROM deadlines d JOIN tables t ON t.id = d.table_id WHERE 1 = 1{where}",
+            params,
+        )
         return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def claim_clock_leases(
+        self, home: ShardSet, me: str, now: float, ttl: float = LEASE_SECONDS
+    ) -> frozenset[int]:
+        """Renew and take clock leases as `plan_leases` says, in one transaction; the shards `me` now holds.
+
+        Each write is made over the row as read (its generation), so two processes that read the
+        same lapsed lease cannot both take it.
+        """
+
+        def unit(conn: sqlite3.Connection) -> frozenset[int]:
+            found = conn.execute(
+                "SELECT shard, holder, expires_at, wanted_by, generation FROM clock_leases"
+            ).fetchall()
+            rows = {int(r[0]): Lease(int(r[0]), str(r[1]), float(r[2]), r[3], int(r[4])) for r in found}
+            written = []
+            for lease in plan_leases(rows, home, me, now, ttl):
+                values = (lease.holder, lease.expires_at, lease.wanted_by, lease.generation, lease.shard)
+                if lease.shard in rows:
+                    cursor = conn.execute(
+                        "UPDATE clock_leases SET holder = ?, expires_at = ?, wanted_by = ?, generation = ?"
+                        " WHERE shard = ? AND generation = ?",
+                        (*values, rows[lease.shard].generation),
+                    )
+                else:
+                    cursor = conn.execute(
+                        "INSERT INTO clock_leases (holder, expires_at, wanted_by, generation, shard)"
+                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (shard) DO NOTHING",
+                        values,
+                    )
+                if cursor.rowcount == 1:
+                    written.append(lease)
+            return held_shards(written, me, now)
+
+        return await self._write(unit)
+
+    async def release_clock_leases(self, me: str) -> None:
+        """Give up every lease `me` holds (a clean stop): the other processes take them at once."""
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE clock_leases SET expires_at = 0, generation = generation + 1 WHERE holder = ?", (me,)
+            )
+
+        await self._write(unit, one_statement=True)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         """A table's whole action log, in order (undo entries and undone moves included).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import json
 import re
@@ -86,6 +85,8 @@ class FakeDiscord:
         self.interactions: dict[int, Interaction] = {}
         self.commands: dict[tuple[int | None, str], dict[str, Any]] = {}
         self.requests: list[Request] = []
+        self.uploads: list[Request] = []
+        """The requests that carried files, in the order their bodies were read (a board image each)."""
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
         self.crashes: list[str] = []
@@ -98,7 +99,14 @@ class FakeDiscord:
         self.identifies: list[dict[str, Any]] = []
         self.base_url = ""
         self._sockets: list[_GatewayConnection] = []
-        self._changed = asyncio.Condition()
+        # Waiters share one future, resolved (and replaced) at the next change: a change wakes
+        # each waiter once, with no lock to take back in turn (a Condition's notify_all made
+        # every change cost a turn of the loop per waiter, hundreds of them under load).
+        self._change: asyncio.Future[None] | None = None
+        # Indexes, so what waiters check each change does not grow with the whole run.
+        self._in_channel: dict[int, list[Message]] = {}
+        self._by_token: dict[str, Interaction] = {}
+        self._attachment_by_id: dict[int, tuple[Message, Attachment]] = {}
         self._runner: web.AppRunner | None = None
         self._routes: list[tuple[str, list[str], Handler]] = []
         self._register_routes()
@@ -175,8 +183,8 @@ class FakeDiscord:
         """Live messages of a channel, oldest first; ephemerals only for the user they were for."""
         return [
             m
-            for m in self.messages.values()
-            if m.channel_id == channel_id and not m.deleted and m.ephemeral_to in (None, for_user)
+            for m in self._in_channel.get(channel_id, ())
+            if not m.deleted and m.ephemeral_to in (None, for_user)
         ]
 
     def transcript(self) -> str:
@@ -323,6 +331,7 @@ class FakeDiscord:
             message_id=message.id if message else None,
         )
         self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
         payload: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(self.application_id),
@@ -352,17 +361,17 @@ class FakeDiscord:
     async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 10.0, what: str = "") -> T:
         """Wait until predicate() is truthy (re-checked after every request and dispatch)."""
         deadline = time.monotonic() + timeout
-        async with self._changed:
-            while True:
-                value = predicate()
-                if value:
-                    return value
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    label = what or getattr(predicate, "__name__", "condition")
-                    raise TimeoutError(f"timed out after {timeout} s waiting for {label}")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), remaining)
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                label = what or getattr(predicate, "__name__", "condition")
+                raise TimeoutError(f"timed out after {timeout} s waiting for {label}")
+            if self._change is None or self._change.done():
+                self._change = asyncio.get_running_loop().create_future()
+            await asyncio.wait((self._change,), timeout=remaining)
 
     async def wait_connected(self, timeout: float = 15.0) -> dict[str, Any]:
         """Wait for a gateway IDENTIFY and return it."""
@@ -383,7 +392,7 @@ class FakeDiscord:
         """Wait for a live message matching predicate (the newest one if several)."""
 
         def find() -> Message | None:
-            for msg in reversed(list(self.messages.values())):
+            for msg in reversed(self.messages.values()):
                 if not msg.deleted and not msg.loading and predicate(msg):
                     return msg
             return None
@@ -391,15 +400,16 @@ class FakeDiscord:
         return await self.wait_for(find, timeout, what)
 
     async def _notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
+        if self._change is not None and not self._change.done():
+            self._change.set_result(None)
 
     # -- gateway ---------------------------------------------------------------
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a dispatch event to every connected bot session."""
+        """Send a dispatch event to every connected bot session that receives its server's events."""
+        guild = data.get("guild_id")
         for sock in list(self._sockets):
-            if sock.ready:
+            if sock.ready and sock.receives(None if guild is None else int(guild)):
                 await sock.send({"op": 0, "t": event, "s": sock.next_seq(), "d": data})
         await self._notify()
 
@@ -432,8 +442,11 @@ class FakeDiscord:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
         conn.intents = int(data.get("intents", 0))
+        if data.get("shard"):
+            conn.shard = (int(data["shard"][0]), int(data["shard"][1]))
         self.identifies.append(data)
         conn.ready = True
+        guilds = [g for g in self.guilds if conn.receives(g)]
         await conn.send(
             {
                 "op": 0,
@@ -442,14 +455,15 @@ class FakeDiscord:
                 "d": {
                     "v": 10,
                     "user": self.bot_user.payload(),
-                    "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                    "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                     "session_id": secrets.token_hex(16),
                     "resume_gateway_url": self.gateway_url,
                     "application": {"id": str(self.application_id), "flags": 0},
+                    **({"shard": list(conn.shard)} if conn.shard else {}),
                 },
             }
         )
-        for guild_id in self.guilds:
+        for guild_id in guilds:
             await conn.send(
                 {"op": 0, "t": "GUILD_CREATE", "s": conn.next_seq(), "d": self._guild_payload(guild_id)}
             )
@@ -540,6 +554,8 @@ class FakeDiscord:
         self.requests.append(record)
         try:
             await self._read_body(request, record)
+            if record.files:
+                self.uploads.append(record)
             # Interaction callbacks and webhooks carry their token in the URL, not the bot token.
             by_url_token = parts[0] in ("interactions", "webhooks")
             if not by_url_token and request.headers.get("Authorization") != f"Bot {self.token}":
@@ -802,7 +818,7 @@ class FakeDiscord:
         return _json(answer)
 
     def _interaction_by_token(self, token: str) -> Interaction | None:
-        return next((i for i in self.interactions.values() if i.token == token), None)
+        return self._by_token.get(token)
 
     async def _followup(self, request: web.Request) -> web.StreamResponse:
         interaction = self._interaction_by_token(request[PARAMS]["token"])
@@ -1039,11 +1055,10 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _cdn(self, request: web.Request) -> web.StreamResponse:
-        aid = int(request.match_info["aid"])
-        for msg in self.messages.values():
-            for attachment in msg.attachments:
-                if attachment.id == aid:
-                    return web.Response(body=attachment.data, content_type=attachment.content_type)
+        msg, attachment = self._attachment_by_id.get(int(request.match_info["aid"]), (None, None))
+        # Served while a message shows it, as before the index.
+        if msg is not None and any(a is attachment for a in msg.attachments):
+            return web.Response(body=attachment.data, content_type=attachment.content_type)
         self.unhandled.append(f"GET {request.path}")
         return _error(404, 0, "404: Not Found")
 
@@ -1069,6 +1084,7 @@ class FakeDiscord:
         )
         self._apply_edit(msg, data, record, created=True)
         self.messages[msg.id] = msg
+        self._in_channel.setdefault(channel_id, []).append(msg)
         if not ephemeral_to and channel.is_thread:
             channel.members.add(self.bot_user.id)
         return msg
@@ -1112,11 +1128,11 @@ class FakeDiscord:
                 raise _Refused(f"attachment {spec!r} names no uploaded file")
             filename = spec.get("filename") or record.filenames[key]
             content = record.files[key]
-            result.append(
-                Attachment(
-                    snowflake(), msg.channel_id, filename, content, _content_type(filename), self.base_url
-                )
+            attachment = Attachment(
+                snowflake(), msg.channel_id, filename, content, _content_type(filename), self.base_url
             )
+            self._attachment_by_id[attachment.id] = (msg, attachment)
+            result.append(attachment)
         return result
 
     def _reject(self, request: web.Request, problem: str) -> web.StreamResponse:
@@ -1133,6 +1149,15 @@ class _GatewayConnection:
         self.seq = 0
         self.ready = False
         self.intents = 0
+        self.shard: tuple[int, int] | None = None
+        """(shard id, shard count) the session identified with; None: every server."""
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session gets a server's events (Discord's rule; DMs go to shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
 
     def next_seq(self) -> int:
         self.seq += 1
