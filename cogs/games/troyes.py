@@ -44,48 +44,46 @@ from engine.troyes.data import activities, board, characters
 from engine.troyes.kinds import Colour
 from engine.troyes.state import Die, TroyesState
 from engine.troyes.text import activation_yield, asked_yield
-from engine.words import count, signed
+from engine.words import N_, count, signed
 
 TURN_STARTERS = frozenset({"round", "actions"})
 """Events after which the board is a new message: a new round, and the action phase."""
 
-RULES_TEXT = "\n".join(
-    (
-        "**Troyes** (2-4 players; 4, 5 or 6 rounds): build the city of Troyes with"
-        " dice: your citizens in the **Palace** (red), **Bishopric** (white) and **City Hall**"
-        " (yellow) each bring one die of that colour every round.",
-        "",
-        "**A round**: new activity cards are revealed (rounds 1-3), everyone gets 10 deniers and"
-        " pays wages for their citizens, all dice are rolled into their owners' districts, events"
-        " arrive, and **black dice** attack.",
-        "**Black dice**: from the start player, each player in turn must beat the highest black"
-        " die with the total of their own dice (red dice count double), or lose 2 VP; after the"
-        " highest you may beat others. Each black die beaten gives 1 influence.",
-        "",
-        "**Your action** (in turn, until everyone passed or no die is left): use a group of 1-3"
-        " dice of one colour; your own dice are free, another player's die costs 2 deniers"
-        " per die in the group, paid to its owner.",
-        " • **Activity card** of the dice's colour: total ÷ divisor = activations. Your first use"
-        " hires a tradesman (pay the card's cost, place a citizen on it).",
-        " • **Event**: total ÷ divisor = cubes on its banners; most cubes win it (VP, Henry I).",
-        " • **Cathedral**: white dice, one cube per die in the column of its value (VP, influence).",
-        " • **Building**: one die places a citizen in the row of its value, pushing the row;"
-        " the last one is expelled and lies there until the round ends.",
-        " • **Agriculture**: yellow dice, total ÷ 2 = deniers.",
-        "Influence, one kind before each action or black die: 1 re-rolls one of your dice (again"
-        " and again), 4 turns up to 3 of them over (1↔6), 2 buys a citizen. **Pass** for 2 deniers"
-        " (+1 each time you are passed over).",
-        "",
-        "**Secrets**: your victory points and your character stay hidden; press **My hand**."
-        " At the end every character scores for everyone (citizens on buildings, cathedral"
-        " cubes, deniers, influence, tradesmen or events won: 1/3/6 VP).",
-        "**End**: after the last round: VP + tradesmen spaces + events with your cube + characters,"
-        " -2 VP per cathedral level without your cube.",
-        "",
-        "The printed card numbers (costs, divisors, spaces, banners) are not public: Meeple uses"
-        " estimates, listed in `engine/troyes/DATA.md` (values in `engine/troyes/data/`).",
-        "`/play troyes` opens a table; `tiebreak` breaks ties by deniers, then influence.",
-    )
+RULES_TEXT = N_(
+    "**Troyes** (2-4 players; 4, 5 or 6 rounds): build the city of Troyes with"
+    " dice: your citizens in the **Palace** (red), **Bishopric** (white) and **City Hall**"
+    " (yellow) each bring one die of that colour every round.\n"
+    "\n"
+    "**A round**: new activity cards are revealed (rounds 1-3), everyone gets 10 deniers and"
+    " pays wages for their citizens, all dice are rolled into their owners' districts, events"
+    " arrive, and **black dice** attack.\n"
+    "**Black dice**: from the start player, each player in turn must beat the highest black"
+    " die with the total of their own dice (red dice count double), or lose 2 VP; after the"
+    " highest you may beat others. Each black die beaten gives 1 influence.\n"
+    "\n"
+    "**Your action** (in turn, until everyone passed or no die is left): use a group of 1-3"
+    " dice of one colour; your own dice are free, another player's die costs 2 deniers"
+    " per die in the group, paid to its owner.\n"
+    " • **Activity card** of the dice's colour: total ÷ divisor = activations. Your first use"
+    " hires a tradesman (pay the card's cost, place a citizen on it).\n"
+    " • **Event**: total ÷ divisor = cubes on its banners; most cubes win it (VP, Henry I).\n"
+    " • **Cathedral**: white dice, one cube per die in the column of its value (VP, influence).\n"
+    " • **Building**: one die places a citizen in the row of its value, pushing the row;"
+    " the last one is expelled and lies there until the round ends.\n"
+    " • **Agriculture**: yellow dice, total ÷ 2 = deniers.\n"
+    "Influence, one kind before each action or black die: 1 re-rolls one of your dice (again"
+    " and again), 4 turns up to 3 of them over (1↔6), 2 buys a citizen. **Pass** for 2 deniers"
+    " (+1 each time you are passed over).\n"
+    "\n"
+    "**Secrets**: your victory points and your character stay hidden; press **My hand**."
+    " At the end every character scores for everyone (citizens on buildings, cathedral"
+    " cubes, deniers, influence, tradesmen or events won: 1/3/6 VP).\n"
+    "**End**: after the last round: VP + tradesmen spaces + events with your cube + characters,"
+    " -2 VP per cathedral level without your cube.\n"
+    "\n"
+    "The printed card numbers (costs, divisors, spaces, banners) are not public: Meeple uses"
+    " estimates, listed in `engine/troyes/DATA.md` (values in `engine/troyes/data/`).\n"
+    "`/play troyes` opens a table; `tiebreak` breaks ties by deniers, then influence."
 )
 
 
@@ -111,14 +109,14 @@ class TroyesUI(GameUI):
     """How Troyes' prompts appear as buttons and selects."""
 
     game_id = "troyes"
-    title = "Troyes"
+    title = N_("Troyes")
     emoji = "🏰"
     rules_text = RULES_TEXT
     breakdown_labels = (
-        ("VP tokens", "VP"),
-        ("Tradesmen spaces", "tradesmen"),
-        ("Uncountered events with a cube", "events"),
-        ("Cathedral levels missing", "cathedral"),
+        ("VP tokens", N_("VP")),
+        ("Tradesmen spaces", N_("tradesmen")),
+        ("Uncountered events with a cube", N_("events")),
+        ("Cathedral levels missing", N_("cathedral")),
     )
     breakdown_hidden = frozenset({"Total"})
 
