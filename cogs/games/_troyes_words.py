@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import Action, ArgValue, Prompt
+from engine.core import Action, ArgValue, Prompt, player_name
 from engine.troyes import board as city
-from engine.troyes import groups
+from engine.troyes import groups, text
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import HIDDEN, NEUTRAL, Colour
 from engine.troyes.state import Die, TroyesState
-from engine.troyes.text import activation_yield
-from engine.words import count, noun, signed
+from engine.troyes.text import activation_yield, deniers_change
+from engine.words import ENGLISH, N_, Words
 
 COLOUR_EMOJI = {"red": "🟥", "white": "⬜", "yellow": "🟨"}
 BUILDING_EMOJI = ("🏰", "⛪", "🏛️")
@@ -24,43 +24,45 @@ EVENT_EMOJI = "⚔️"
 BLACK_EMOJI = "⬛"
 
 CUBE_WORDS = {
-    "blacksmith": "+5 to the red group",
-    "militiaman": "yellow dice as red",
-    "templar": "1 white die as 2 red",
-    "tithe": "others' yellow dice free",
-    "monk": "1 white die as 3 yellow",
-    "priest": "+3 to each yellow die",
-    "apprenticeship": "every die counts 5",
-    "confession": "+2 to every die",
+    "blacksmith": N_("+5 to the red group"),
+    "militiaman": N_("yellow dice as red"),
+    "templar": N_("1 white die as 2 red"),
+    "tithe": N_("others' yellow dice free"),
+    "monk": N_("1 white die as 3 yellow"),
+    "priest": N_("+3 to each yellow die"),
+    "apprenticeship": N_("every die counts 5"),
+    "confession": N_("+2 to every die"),
 }
 """What a delayed card's cube does to a group, in a few words."""
 
-ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+ORDINALS = {1: N_("{name} (1st)"), 2: N_("{name} (2nd)"), 3: N_("{name} (3rd)")}
+"""An event's place among namesakes in the queue."""
 
 LABEL_ROOM = 80
 """Discord's limit of characters in a button or select option label."""
 
 
-def colour_word(colour: Colour | str | None) -> str:
+def colour_word(colour: Colour | str | None, words: Words = ENGLISH) -> str:
     """ "red", "white", "yellow" (or "any colour")."""
     if colour is None:
-        return "any colour"
-    return colour.value if isinstance(colour, Colour) else str(colour)
+        return words.gettext("any colour")
+    return text.colour_word(colour.value if isinstance(colour, Colour) else str(colour), words=words)
 
 
-def building_name(index: int) -> str:
+def building_name(index: int, words: Words = ENGLISH) -> str:
     """ "Palace", "Bishopric" or "City Hall"."""
-    return board().buildings[index].name
+    return words.gettext(board().buildings[index].name)
 
 
-def owner_word(owner: int, seat: int, names: Sequence[str], *, capital: bool = True) -> str:
+def owner_word(
+    owner: int, seat: int, names: Sequence[str], *, capital: bool = True, words: Words = ENGLISH
+) -> str:
     """ "Your", "Ann's" or "Neutral" for a die's or citizen's owner, as `seat` reads it."""
     if owner == seat:
-        return "Your" if capital else "your"
+        return words.gettext("Your") if capital else words.gettext("your")
     if owner == NEUTRAL:
-        return "Neutral" if capital else "neutral"
-    name = names[owner] if 0 <= owner < len(names) else f"Player {owner + 1}"
-    return f"{name}'s"
+        return words.gettext("Neutral") if capital else words.gettext("neutral")
+    return words.gettext("{name}'s", name=player_name(owner, names, words=words))
 
 
 def find_die(view: TroyesState, die_id: ArgValue) -> Die | None:
@@ -68,93 +70,118 @@ def find_die(view: TroyesState, die_id: ArgValue) -> Die | None:
     return next((d for d in view.dice if d.id == die_id), None)
 
 
-def citizen_owner(owner: int, seat: int, names: Sequence[str]) -> str:
+def citizen_owner(owner: int, seat: int, names: Sequence[str], words: Words = ENGLISH) -> str:
     """Whose citizen is expelled, short: "your own", "a neutral", "Ann"."""
     if owner == seat:
-        return "your own"
+        return words.gettext("your own")
     if owner == NEUTRAL:
-        return "a neutral"
-    return names[owner] if 0 <= owner < len(names) else f"Player {owner + 1}"
+        return words.gettext("a neutral")
+    return player_name(owner, names, words=words)
 
 
-def die_words(die: Die) -> str:
+def die_words(die: Die, words: Words = ENGLISH) -> str:
     """ "white 5"."""
-    return f"{die.colour.value} {die.value}"
+    return words.gettext("{colour} {value}", colour=colour_word(die.colour, words), value=die.value)
 
 
-def card_label(view: TroyesState, index: int, seat: int, hire: int | None = None) -> str:
+def card_label(
+    view: TroyesState, index: int, seat: int, hire: int | None = None, words: Words = ENGLISH
+) -> str:
     """ "Merchant: yellow, divide by 3, hire 2 deniers" (or "your tradesman" once hired).
 
     `hire` is the engine's hire cost from the prompt; without one, the card's printed cost.
     """
+    w = words
     slot = view.cards[index]
     if slot.id == HIDDEN or slot.id not in activities():
-        return f"Activity card {index + 1}"
+        return w.gettext("Activity card {number}", number=index + 1)
     card = activities()[slot.id]
-    colour = "any colour" if card.effect == "pilgrimage" else card.colour.value
+    colour = colour_word(None if card.effect == "pilgrimage" else card.colour, w)
     cost = card.cost if hire is None else hire
-    tail = (
-        "your tradesman"
-        if slot.has(seat)
-        else f"hire {count(cost, 'denier', 'deniers')}{bought_citizen(view, seat)}"
+    if slot.has(seat):
+        tail = w.gettext("your tradesman")
+    else:
+        tail = w.ngettext("hire {count} denier", "hire {count} deniers", cost) + bought_citizen(view, seat, w)
+    return w.gettext(
+        "{card}: {colour}, divide by {divisor}, {tail}",
+        card=w.gettext(card.name),
+        colour=colour,
+        divisor=card.divisor,
+        tail=tail,
     )
-    return f"{card.name}: {colour}, divide by {card.divisor}, {tail}"
 
 
-def bought_citizen(view: TroyesState, seat: int) -> str:
+def bought_citizen(view: TroyesState, seat: int, words: Words = ENGLISH) -> str:
     """ " + 2 influence" when the seat's supply is empty, so a new citizen must be bought (§4.2)."""
     if view.players[seat].supply > 0:
         return ""
-    return f" + {board().const('citizen_cost')} influence"
+    cost = board().const("citizen_cost")
+    return words.ngettext(" + {count} influence", " + {count} influence", cost)
 
 
-def event_name(view: TroyesState, index: int) -> str:
+def event_name(view: TroyesState, index: int, words: Words = ENGLISH) -> str:
     """An event's name, with its place among namesakes in the queue: "Brigands (2nd)"."""
     slot = view.queue[index]
     name = events()[slot.id].name
     same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
+    shown = words.gettext(name)
     if len(same) < 2:
-        return name
+        return shown
     place = same.index(index) + 1
-    return f"{name} ({place}{ORDINAL_SUFFIX.get(place, 'th')})"
+    if place in ORDINALS:
+        return words.gettext(ORDINALS[place], name=shown)
+    return words.gettext("{name} ({place}th)", name=shown, place=place)
 
 
-def banners_free(view: TroyesState, index: int) -> str:
+def banners_free(view: TroyesState, index: int, words: Words = ENGLISH) -> str:
     """ "1 of 2 banners free" for the event at `index` of the queue."""
     slot = view.queue[index]
     banners = events()[slot.id].banners
-    return f"{banners - len(slot.cubes)} of {count(banners, 'banner', 'banners')} free"
+    return words.ngettext(
+        "{free} of {count} banner free",
+        "{free} of {count} banners free",
+        banners,
+        free=banners - len(slot.cubes),
+    )
 
 
-def event_label(view: TroyesState, index: int) -> str:
+def event_label(view: TroyesState, index: int, words: Words = ENGLISH) -> str:
     """ "Drought: yellow, divide by 5, 1 of 2 banners free"."""
     if not 0 <= index < len(view.queue):
-        return f"Event {index + 1}"
+        return words.gettext("Event {number}", number=index + 1)
     card = events()[view.queue[index].id]
-    numbers = f"divide by {card.divisor}, {banners_free(view, index)}"
-    return f"{event_name(view, index)}: {card.combat.value}, {numbers}"
+    return words.gettext(
+        "{event}: {colour}, divide by {divisor}, {banners}",
+        event=event_name(view, index, words),
+        colour=colour_word(card.combat, words),
+        divisor=card.divisor,
+        banners=banners_free(view, index, words),
+    )
 
 
-def cube_label(view: TroyesState, index: int) -> str:
+def cube_label(view: TroyesState, index: int, words: Words = ENGLISH) -> str:
     """ "War (1 of 3 banners free)"."""
     if not 0 <= index < len(view.queue):
-        return f"event {index + 1}"
-    return f"{event_name(view, index)} ({banners_free(view, index)})"
+        return words.gettext("event {number}", number=index + 1)
+    return words.gettext(
+        "{event} ({banners})", event=event_name(view, index, words), banners=banners_free(view, index, words)
+    )
 
 
-def target_name(view: TroyesState, target: str) -> str:
+def target_name(view: TroyesState, target: str, words: Words = ENGLISH) -> str:
     """What an action aims at, in words: "the Merchant", "the Palace", "the cathedral"."""
+    w = words
     kind, index = groups.target_kind(target)
     if kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
-        return f"the {activities()[view.cards[index].id].name}"
+        return w.gettext("the {card}", card=w.gettext(activities()[view.cards[index].id].name))
     if kind == "event" and 0 <= index < len(view.queue):
-        return f"the {event_name(view, index)}"
+        return w.gettext("the {event}", event=event_name(view, index, w))
     if kind == "building" and 0 <= index < 3:
-        return f"the {building_name(index)}"
+        return w.gettext("the {building}", building=building_name(index, w))
     if kind == "cathedral":
-        return "the cathedral"
+        return w.gettext("the cathedral")
     if kind == "agriculture":
-        return "agriculture"
+        return w.gettext("agriculture")
     return target.replace("_", " ")
 
 
@@ -181,44 +208,67 @@ def _yield(view: TroyesState, target: str, modifier: str, dice: Sequence[Die]) -
 
 
 def group_result(
-    view: TroyesState, seat: int, target: str, modifier: str, dice: Sequence[Die], names: Sequence[str]
+    view: TroyesState,
+    seat: int,
+    target: str,
+    modifier: str,
+    dice: Sequence[Die],
+    names: Sequence[str],
+    words: Words = ENGLISH,
 ) -> str:
     """What the chosen dice do on `target`, e.g. "3 activations: +6 deniers"."""
+    w = words
     kind, index, effect, got = _yield(view, target, modifier, dice)
     if kind == "card" and 0 <= index < len(view.cards) and view.cards[index].id in activities():
-        return f"{count(got, 'activation', 'activations')}: {activation_yield(view, seat, index, got)}"
+        gives = activation_yield(view, seat, index, got, words=w)
+        return w.ngettext("{count} activation: {gives}", "{count} activations: {gives}", got, gives=gives)
     if kind == "event":
-        return f"{count(got, 'cube', 'cubes')} on {target_name(view, target)}"
+        place = target_name(view, target, w)
+        return w.ngettext("{count} cube on {target}", "{count} cubes on {target}", got, target=place)
     if kind == "cathedral":
         columns = ", ".join(str(v) for v in groups.values(dice, effect))
-        return f"build in {noun(len(dice), 'column', 'columns')} {columns}"
+        return w.ngettext(
+            "build in column {columns}", "build in columns {columns}", len(dice), columns=columns
+        )
     if kind == "building" and dice:
         value = groups.values(dice, effect)[0]
         _, expelled = city.entry_result(view, index, value)
-        out = f"enter with a {value}"
         if expelled is None:
-            return out
-        return f"{out}, expelling {citizen_owner(expelled, seat, names)}"
+            return w.gettext("enter with a {value}", value=value)
+        return w.gettext(
+            "enter with a {value}, expelling {owner}",
+            value=value,
+            owner=citizen_owner(expelled, seat, names, w),
+        )
     if kind == "agriculture":
-        return signed(got, "denier", "deniers")
-    return count(got, "use", "uses")
+        return deniers_change(got, words=w)
+    return w.ngettext("{count} use", "{count} uses", got)
 
 
 def die_outcome(
-    view: TroyesState, seat: int, target: str, modifier: str, group: Sequence[Die], names: Sequence[str]
+    view: TroyesState,
+    seat: int,
+    target: str,
+    modifier: str,
+    group: Sequence[Die],
+    names: Sequence[str],
+    words: Words = ENGLISH,
 ) -> str:
     """What the group would give with this die last, e.g. " → 2 activations" ("" when nothing yet)."""
+    w = words
     kind, index, effect, got = _yield(view, target, modifier, group)
     if kind == "building":
         _, expelled = city.entry_result(view, index, groups.values(group, effect)[0])
-        return "" if expelled is None else f" → expels {citizen_owner(expelled, seat, names)}"
+        if expelled is None:
+            return ""
+        return w.gettext(" → expels {owner}", owner=citizen_owner(expelled, seat, names, w))
     if got < 1 or kind == "cathedral":
         return ""
     if kind == "card":
-        return f" → {count(got, 'activation', 'activations')}"
+        return w.ngettext(" → {count} activation", " → {count} activations", got)
     if kind == "event":
-        return f" → {count(got, 'cube', 'cubes')}"
-    return f" → {signed(got, 'denier', 'deniers')}" if kind == "agriculture" else ""
+        return w.ngettext(" → {count} cube", " → {count} cubes", got)
+    return w.gettext(" → {deniers}", deniers=deniers_change(got, words=w)) if kind == "agriculture" else ""
 
 
 def stated(prompt: Prompt, action: Action, key: str) -> int:
@@ -236,23 +286,31 @@ def paid_so_far(prompt: Prompt) -> int:
     return paid if isinstance(paid, int) else 0
 
 
-def spend_words(prompt: Prompt, action: Action) -> str:
-    """What the engine says choosing `action` takes now: "pay 8 deniers and 2 influence" ("" if nothing)."""
+def spend_words(prompt: Prompt, action: Action, words: Words = ENGLISH) -> str:
+    """What the engine says choosing `action` takes now: "pay 8 deniers, 2 influence" ("" if nothing)."""
     deniers = stated(prompt, action, "spend_deniers")
     influence = stated(prompt, action, "spend_influence")
-    parts = [count(deniers, "denier", "deniers")] if deniers else []
+    if deniers and influence:
+        return words.ngettext(
+            "pay {count} denier, {influence} influence",
+            "pay {count} deniers, {influence} influence",
+            deniers,
+            influence=influence,
+        )
+    if deniers:
+        return words.ngettext("pay {count} denier", "pay {count} deniers", deniers)
     if influence:
-        parts.append(f"{influence} influence")
-    return f"pay {', '.join(parts)}" if parts else ""
+        return words.ngettext("pay {count} influence", "pay {count} influence", influence)
+    return ""
 
 
 METRIC_WORDS = {
-    "citizens_on_buildings": "citizens on buildings",
-    "cathedral_cubes": "cubes in the cathedral",
-    "deniers": "deniers",
-    "influence": "influence",
-    "tradesmen": "tradesmen on activity cards",
-    "events_taken": "events won",
+    "citizens_on_buildings": N_("citizens on buildings"),
+    "cathedral_cubes": N_("cubes in the cathedral"),
+    "deniers": N_("deniers"),
+    "influence": N_("influence"),
+    "tradesmen": N_("tradesmen on activity cards"),
+    "events_taken": N_("events won"),
 }
 """A character's metric in words."""
 

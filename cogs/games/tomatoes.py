@@ -8,25 +8,26 @@ from typing import Any, cast
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Outcome, Prompt, Scalar
+from engine.words import ENGLISH, N_, Words
 
 DIE_EMOJI = {"red": "🔴", "black": "⚫", "gold": "🟡"}
 
 KARMA_GROUPS: dict[str, tuple[str, int, str]] = {
-    "reroll": ("Re-roll a die", 1, "🔄"),
-    "shift": ("Shift a die ±1", 2, "↕️"),
-    "clean": ("Clean a vine", 3, "🧹"),
-    "roll_over": ("Roll over 1↔6", 4, "🔃"),
-    "flip": ("Flip a seed", 5, "🔁"),
-    "set_value": ("Set a die", 6, "🎯"),
+    "reroll": (N_("Re-roll a die"), 1, "🔄"),
+    "shift": (N_("Shift a die ±1"), 2, "↕️"),
+    "clean": (N_("Clean a vine"), 3, "🧹"),
+    "roll_over": (N_("Roll over 1↔6"), 4, "🔃"),
+    "flip": (N_("Flip a seed"), 5, "🔁"),
+    "set_value": (N_("Set a die"), 6, "🎯"),
 }
 """Karma action kind -> (label, cost, emoji); the costs are those of rules section 8.4."""
 KARMA_VERBS = {
-    "reroll": "Re-roll",
-    "shift": "Shift",
-    "clean": "Clean",
-    "roll_over": "Roll over",
-    "flip": "Flip",
-    "set_value": "Set",
+    "reroll": N_("Re-roll"),
+    "shift": N_("Shift"),
+    "clean": N_("Clean"),
+    "roll_over": N_("Roll over"),
+    "flip": N_("Flip"),
+    "set_value": N_("Set"),
 }
 """The short name of a karma action in a label that also names its die or vine."""
 
@@ -36,43 +37,41 @@ MENU_BUDGET = 10
 """At most this many components to read on a screen of a turn (issue 33: a phone user scanned
 up to 20 long die -> target buttons before every placement)."""
 
-RULES_TEXT = "\n".join(
-    (
-        "**Diced Tomatoes** (1-6 players): grow tomato vines from dice and harvest them.",
-        "",
-        "**Your turn**",
-        "1. **Roll**: take 3 dice from the shared bushel and roll them with any dice passed to you.",
-        "2. **Place** every die that fits (you must, while one fits):",
-        " • a **red** die can be a **seed** on any empty tomato token, yours or an opponent's;",
-        " • any die can join a vine (yours or theirs) if the vine stays a **set** (5-5-5)"
-        " or a **run** (3-4-5; 6 and 1 are not neighbours).",
-        "3. Dice that fit nowhere are **passed** to the next player, and the turn ends (karma"
-        " earned for them may still be spent first).",
-        "",
-        "**Harvest**: a vine's 4th die harvests it. The seed goes to the **owner's** next score slot,"
-        " worth its pips **-1 per black die, +1 per gold die**. Worth more than 6 is overripe:"
-        " cleared for nothing. At the end of a turn overripe vines are cleared, and you may clear"
-        " your own vines worth 0 or less.",
-        "**Dicey Tomato Rules**: a harvest whose value equals its slot number is topped up to 7"
-        " points and earns a ★.",
-        "",
-        "**Karma** (start 3, max 6; up to 12 during your own turn): earn it by completing an"
-        " opponent's vine (Karma Overload: as much as its value) and from karma bits (1 per die"
-        " you place on an opponent's vine or pass; 3 bits = 1 karma). Spend it at any time in your"
-        " turn, before you roll too (then on vines only):",
-        " 1 re-roll a die · 2 shift a die by 1 · 3 clean any vine · 4 turn a 1 into a 6 or a 6"
-        " into a 1 · 5 flip a seed to its opposite face · 6 set a die to any value.",
-        "",
-        "**End**: the first to harvest 6 tomatoes gets +2 and starts the final round (everyone"
-        " gets the same number of turns). The game also ends when the bushel is empty at the"
-        " start of a turn.",
-        "**Score**: harvests + bonuses + 1 per 2 karma + 1 per 3 red dice on your unfinished vines.",
-        "**Solo**: harvest all 6 tomatoes before the dice run out; slots matching their number count.",
-        "",
-        "`/play tomatoes` opens a table. On your turn press where a die goes (with many"
-        ' choices: the die first, then where; karma actions are in the "Spend karma" menu);'
-        " ↩️ Undo takes back your moves until the next roll.",
-    )
+RULES_TEXT = N_(
+    "**Diced Tomatoes** (1-6 players): grow tomato vines from dice and harvest them.\n"
+    "\n"
+    "**Your turn**\n"
+    "1. **Roll**: take 3 dice from the shared bushel and roll them with any dice passed to you.\n"
+    "2. **Place** every die that fits (you must, while one fits):\n"
+    " • a **red** die can be a **seed** on any empty tomato token, yours or an opponent's;\n"
+    " • any die can join a vine (yours or theirs) if the vine stays a **set** (5-5-5)"
+    " or a **run** (3-4-5; 6 and 1 are not neighbours).\n"
+    "3. Dice that fit nowhere are **passed** to the next player, and the turn ends (karma"
+    " earned for them may still be spent first).\n"
+    "\n"
+    "**Harvest**: a vine's 4th die harvests it. The seed goes to the **owner's** next score slot,"
+    " worth its pips **-1 per black die, +1 per gold die**. Worth more than 6 is overripe:"
+    " cleared for nothing. At the end of a turn overripe vines are cleared, and you may clear"
+    " your own vines worth 0 or less.\n"
+    "**Dicey Tomato Rules**: a harvest whose value equals its slot number is topped up to 7"
+    " points and earns a ★.\n"
+    "\n"
+    "**Karma** (start 3, max 6; up to 12 during your own turn): earn it by completing an"
+    " opponent's vine (Karma Overload: as much as its value) and from karma bits (1 per die"
+    " you place on an opponent's vine or pass; 3 bits = 1 karma). Spend it at any time in your"
+    " turn, before you roll too (then on vines only):\n"
+    " 1 re-roll a die · 2 shift a die by 1 · 3 clean any vine · 4 turn a 1 into a 6 or a 6"
+    " into a 1 · 5 flip a seed to its opposite face · 6 set a die to any value.\n"
+    "\n"
+    "**End**: the first to harvest 6 tomatoes gets +2 and starts the final round (everyone"
+    " gets the same number of turns). The game also ends when the bushel is empty at the"
+    " start of a turn.\n"
+    "**Score**: harvests + bonuses + 1 per 2 karma + 1 per 3 red dice on your unfinished vines.\n"
+    "**Solo**: harvest all 6 tomatoes before the dice run out; slots matching their number count.\n"
+    "\n"
+    "`/play tomatoes` opens a table. On your turn press where a die goes (with many"
+    ' choices: the die first, then where; karma actions are in the "Spend karma" menu);'
+    " ↩️ Undo takes back your moves until the next roll."
 )
 
 
@@ -81,14 +80,25 @@ def _die(view: Any, index: int) -> tuple[str, int]:
     return die.colour.value, die.value
 
 
-def die_label(view: Any, index: int) -> str:
+COLOUR_NAMES = {"red": N_("Red"), "black": N_("Black"), "gold": N_("Gold")}
+"""A die colour's name at the start of a label."""
+
+
+def die_words(colour: str, value: int, words: Words = ENGLISH) -> str:
+    """ "Red 5"."""
+    return words.gettext(
+        "{colour} {value}", colour=words.gettext(COLOUR_NAMES.get(colour, colour)), value=value
+    )
+
+
+def die_label(view: Any, index: int, words: Words = ENGLISH) -> str:
     """ "Red 5" for rolled die `index`."""
     colour, value = _die(view, index)
-    return f"{colour.capitalize()} {value}"
+    return die_words(colour, value, words)
 
 
-def _who(prompt: Prompt, owner: int, names: Sequence[str]) -> str:
-    return "You" if owner == prompt.seat else names[owner]
+def _who(prompt: Prompt, owner: int, names: Sequence[str], words: Words = ENGLISH) -> str:
+    return words.gettext("You") if owner == prompt.seat else names[owner]
 
 
 def _fit(before: str, name: str, after: str) -> str:
@@ -109,17 +119,17 @@ def _vine(view: Any, owner: int, token: int) -> str:
     return dice if found.value == found.dice[0].value else f"{dice} ={found.value}"
 
 
-def _target(view: Any, owner: int, token: int) -> tuple[str, Tone]:
+def _target(view: Any, owner: int, token: int, words: Words = ENGLISH) -> tuple[str, Tone]:
     """Where a die goes, without its owner: "new seed", "4 4 =4", "5 5 5 =5 harvest"."""
     dice = view.players[owner].tokens[token].dice
     if not dice:
-        return "new seed", Tone.NORMAL
+        return words.gettext("new seed"), Tone.NORMAL
     if len(dice) == 3:
-        return f"{_vine(view, owner, token)} harvest", Tone.GOOD
+        return words.gettext("{vine} harvest", vine=_vine(view, owner, token)), Tone.GOOD
     return _vine(view, owner, token), Tone.NORMAL
 
 
-def _rest(view: Any, prompt: Prompt, names: Sequence[str]) -> list[str]:
+def _rest(view: Any, prompt: Prompt, names: Sequence[str], words: Words = ENGLISH) -> list[str]:
     """ "Red 5 → Bob: 4 4 =4" for each die of a forced rest (context "rest": die, owner, token
     triples in playing order, die indices as they are at each step)."""
     flat = cast(tuple[int, ...], dict(prompt.context).get("rest", ()))
@@ -132,11 +142,10 @@ def _rest(view: Any, prompt: Prompt, names: Sequence[str]) -> list[str]:
         die, owner, token = flat[at : at + 3]
         placed = rolled.pop(die)
         vine = tokens[(owner, token)]
-        where = " ".join(str(d.value) for d in vine) or "new seed"
+        where = " ".join(str(d.value) for d in vine) or words.gettext("new seed")
         vine.append(placed)
-        parts.append(
-            f"{placed.colour.value.capitalize()} {placed.value} → {_who(prompt, owner, names)}: {where}"
-        )
+        said = die_words(placed.colour.value, placed.value, words)
+        parts.append(f"{said} → {_who(prompt, owner, names, words)}: {where}")
     return parts
 
 
@@ -144,17 +153,17 @@ class TomatoesUI(GameUI):
     """How Diced Tomatoes' prompts appear as buttons."""
 
     game_id = "tomatoes"
-    title = "Diced Tomatoes"
+    title = N_("Diced Tomatoes")
     emoji = "🍅"
     rules_text = RULES_TEXT
     breakdown_labels = (
-        ("harvests", "harvests"),
-        ("slot bonuses", "slot bonuses"),
-        ("first to six", "first to six"),
-        ("karma", "karma"),
-        ("unfinished vines", "vines"),
-        ("tomatoes", "tomatoes"),
-        ("matched slots", "matched slots"),
+        ("harvests", N_("harvests")),
+        ("slot bonuses", N_("slot bonuses")),
+        ("first to six", N_("first to six")),
+        ("karma", N_("karma")),
+        ("unfinished vines", N_("vines")),
+        ("tomatoes", N_("tomatoes")),
+        ("matched slots", N_("matched slots")),
     )
 
     menu_budget = MENU_BUDGET
@@ -164,70 +173,93 @@ class TomatoesUI(GameUI):
         # against each other by bench/bench_tomatoes_menu.py; "die" reads and clicks less).
         self.group_by = group_by
 
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
         """Dice group their targets (equal dice and equal targets alike); karma folds into one menu."""
+        w = words
         kind = action.kind
         if kind == "roll":
             if not action.args:
-                return Choice("roll", "Roll the dice", "Roll the dice", "🎲", Tone.MAIN)
-            mix = [f"{action[c]} {c}" for c in ("red", "black", "gold") if action[c]]
-            return Choice("roll", "Take and roll", ", ".join(mix) or "No new dice", "🎲", Tone.MAIN)
+                roll = w.gettext("Roll the dice")
+                return Choice("roll", roll, roll, "🎲", Tone.MAIN)
+            mix = [
+                w.gettext("{count} {colour}", count=action[c], colour=w.gettext(c))
+                for c in (N_("red"), N_("black"), N_("gold"))
+                if action[c]
+            ]
+            took = ", ".join(mix) or w.gettext("No new dice")
+            return Choice("roll", w.gettext("Take and roll"), took, "🎲", Tone.MAIN)
         if kind == "place":
             die, owner, token = action["die"], action["owner"], action["token"]
             colour, value = _die(view, die)
-            what, tone = _target(view, owner, token)
-            who = _who(prompt, owner, names)
-            dice = die_label(view, die)
+            what, tone = _target(view, owner, token, w)
+            who = _who(prompt, owner, names, w)
+            dice = die_label(view, die, w)
             where = _fit("", who, f": {what}")
             alone = _fit(f"{dice} → ", who, f": {what}")
             emoji = DIE_EMOJI.get(colour)
             if self.group_by == "target":
                 # Equal targets (empty tokens of one player, equal vines of one player) play alike.
-                key = f"to:{owner}:{what}"
+                key = f"to:{owner}:{_target(view, owner, token)[0]}"
                 return Choice(key, where, dice, emoji, tone, alone)
             return Choice(f"die:{colour}{value}", dice, where, emoji, tone, alone)
         if kind == "place_rest":
-            parts = _rest(view, prompt, names)
-            label = "Place the rest: " + ", ".join(parts)
+            parts = _rest(view, prompt, names, w)
+            label = w.gettext("Place the rest: {dice}", dice=", ".join(parts))
             if len(label) > LABEL_MAX:
-                label = f"Place the rest ({len(parts)} dice)"  # the question names each die
+                # The question names each die.
+                label = w.ngettext(
+                    "Place the rest ({count} die)", "Place the rest ({count} dice)", len(parts)
+                )
             return Choice("rest", label, label, "⏩", Tone.MAIN)
         if kind == "end_turn":
-            count = len(view.rolled)
-            label = f"End turn (pass {count} {'die' if count == 1 else 'dice'})" if count else "End turn"
+            passing = len(view.rolled)
+            if passing:
+                label = w.ngettext("End turn (pass {count} die)", "End turn (pass {count} dice)", passing)
+            else:
+                label = w.gettext("End turn")
             return Choice("end", label, label, "⏭️", Tone.MAIN)
         if kind in KARMA_GROUPS:
-            return self._karma(view, prompt, action, names)
+            return self._karma(view, prompt, action, names, w)
         if kind == "clear":
             token = action["token"]
-            label = f"Clear your token {token + 1} (worth {view.players[prompt.seat].tokens[token].value})"
+            label = w.gettext(
+                "Clear your token {token} (worth {value})",
+                token=token + 1,
+                value=view.players[prompt.seat].tokens[token].value,
+            )
             return Choice(f"clear:{token}", label, label, "🧹", Tone.RISKY)
         if kind == "keep":
             zero = dict(prompt.context).get("tokens")
-            label = "Keep and end the turn" if zero else "End turn"
+            label = w.gettext("Keep and end the turn") if zero else w.gettext("End turn")
             return Choice("keep", label, label, "⏭️", Tone.MAIN)
-        words = ", ".join(f"{k} {v}" for k, v in action.args)
-        label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
+        args = ", ".join(f"{k} {v}" for k, v in action.args)
+        label = f"{kind.replace('_', ' ').capitalize()} {args}".strip()
         return Choice(f"other:{kind}", label, label)
 
-    def _karma(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def _karma(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], w: Words = ENGLISH
+    ) -> Choice:
         """A karma action, in the "Spend karma" menu, grouped by kind."""
         kind = action.kind
         name, cost, emoji = KARMA_GROUPS[kind]
-        group = f"{name} ({cost})"
-        verb = f"{KARMA_VERBS[kind]} ({cost}): "
-        menu = f"Spend karma (you have {view.players[prompt.seat].karma}; cost in brackets)"
+        group = f"{w.gettext(name)} ({cost})"
+        verb = f"{w.gettext(KARMA_VERBS[kind])} ({cost}): "
+        menu = w.gettext(
+            "Spend karma (you have {karma}; cost in brackets)", karma=view.players[prompt.seat].karma
+        )
         if kind in ("clean", "flip"):
             owner, token = action["owner"], action["token"]
             after = f": {_vine(view, owner, token)}"
             if kind == "flip":
                 seed = view.players[owner].tokens[token].dice[0].value
-                after += f", seed→{7 - seed}"
-            label = _fit("", _who(prompt, owner, names), after)
-            alone = _fit(verb, _who(prompt, owner, names), after)
+                after += w.gettext(", seed→{value}", value=7 - seed)
+            label = _fit("", _who(prompt, owner, names, w), after)
+            alone = _fit(verb, _who(prompt, owner, names, w), after)
         else:
             _, value = _die(view, action["die"])
-            label = die_label(view, action["die"])
+            label = die_label(view, action["die"], w)
             if kind == "shift":
                 label += f" → {value + action['by']}"
             elif kind == "roll_over":
@@ -247,69 +279,115 @@ class TomatoesUI(GameUI):
         """A "turn" event opens each turn (solo games included)."""
         return event.kind == "turn"
 
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """What the player to move is asked, with the facts that matter for it."""
+        w = words
         context = dict(prompt.context)
         who = f"**{names[prompt.seat]}**"
         karma = view.players[prompt.seat].karma
         if prompt.kind == "roll":
             held = context.get("held", 0)
-            source = "kept from your last turn" if len(view.players) == 1 else "passed to you"
-            extra = f" plus the {held} {source}" if held else ""
+            asked = context.get("take", 0)
+            take = asked if isinstance(asked, int) else 0
             left = ", ".join(
-                f"{context.get(f'bushel_{c}', 0)} {c}"
-                for c in ("red", "black", "gold")
+                w.gettext("{count} {colour}", count=context.get(f"bushel_{c}", 0), colour=w.gettext(c))
+                for c in (N_("red"), N_("black"), N_("gold"))
                 if context.get(f"bushel_{c}", 0)
             )
-            karma_first = any(a.kind != "roll" for a in prompt.options)
-            spend = f" You may spend karma on a vine first (karma {karma})." if karma_first else ""
-            bushel = f"Bushel: {left or 'empty'}."
-            return f"{who}: take {context.get('take', 0)} dice{extra} and roll. {bushel}{spend}"
+            if not held:
+                ask = w.ngettext(
+                    "{who}: take {count} die and roll.", "{who}: take {count} dice and roll.", take, who=who
+                )
+            elif len(view.players) == 1:
+                ask = w.ngettext(
+                    "{who}: take {count} die plus the {held} kept from your last turn and roll.",
+                    "{who}: take {count} dice plus the {held} kept from your last turn and roll.",
+                    take,
+                    who=who,
+                    held=held,
+                )
+            else:
+                ask = w.ngettext(
+                    "{who}: take {count} die plus the {held} passed to you and roll.",
+                    "{who}: take {count} dice plus the {held} passed to you and roll.",
+                    take,
+                    who=who,
+                    held=held,
+                )
+            bushel = w.gettext("Bushel: {dice}.", dice=left) if left else w.gettext("Bushel: empty.")
+            if any(a.kind != "roll" for a in prompt.options):
+                spend = w.gettext("You may spend karma on a vine first (karma {karma}).", karma=karma)
+                return f"{ask} {bushel} {spend}"
+            return f"{ask} {bushel}"
         if prompt.kind == "place":
             if context.get("rest"):
-                rest = "; ".join(_rest(view, prompt, names))
-                return f"{who}: each die left fits one place only ({rest}); karma {karma}."
+                rest = "; ".join(_rest(view, prompt, names, w))
+                return w.gettext(
+                    "{who}: each die left fits one place only ({rest}); karma {karma}.",
+                    who=who,
+                    rest=rest,
+                    karma=karma,
+                )
             if context.get("must_place"):
-                return f"{who}: place your dice: choose where each one goes (karma {karma})."
-            return f"{who}: no die fits; end your turn or spend karma (karma {karma})."
+                return w.gettext(
+                    "{who}: place your dice: choose where each one goes (karma {karma}).",
+                    who=who,
+                    karma=karma,
+                )
+            return w.gettext(
+                "{who}: no die fits; end your turn or spend karma (karma {karma}).", who=who, karma=karma
+            )
         if prompt.kind == "clear":
             can_spend = any(a.kind in KARMA_GROUPS for a in prompt.options)
-            cap = " (above 6 is lost when your turn ends)" if karma > 6 else ""
-            karma_words = f"spend karma{cap} or end your turn (karma {karma})"
+            if karma > 6:
+                karma_words = w.gettext(
+                    "spend karma (above 6 is lost when your turn ends) or end your turn (karma {karma})",
+                    karma=karma,
+                )
+            else:
+                karma_words = w.gettext("spend karma or end your turn (karma {karma})", karma=karma)
             if context.get("tokens"):
-                more = f"; you may also {karma_words}" if can_spend else ""
-                return f"{who}: a vine of yours is worth 0 or less: clear it or keep it{more}."
-            return f"{who}: dice passed; {karma_words}."
-        return f"{who}: your move."
+                if can_spend:
+                    return w.gettext(
+                        "{who}: a vine of yours is worth 0 or less: clear it or keep it;"
+                        " you may also {spend}.",
+                        who=who,
+                        spend=karma_words,
+                    )
+                return w.gettext("{who}: a vine of yours is worth 0 or less: clear it or keep it.", who=who)
+            return w.gettext("{who}: dice passed; {spend}.", who=who, spend=karma_words)
+        return w.gettext("{who}: your move.", who=who)
 
     def direct(self, group: Choice) -> bool:
         """A die's targets (or a target's dice) are one click each while the menu stays short."""
         return group.group.startswith(("die:", "to:"))
 
-    def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
+    def group_question(self, view: Any, prompt: Prompt, group: Choice, *, words: Words = ENGLISH) -> str:
         """ "Where does Red 5 go?" for a die; the karma action's name otherwise."""
         if group.group.startswith("die:"):
-            return f"Where does **{group.group_label}** go?"
+            return words.gettext("Where does **{die}** go?", die=group.group_label)
         if group.group.startswith("to:"):
-            return f"Which die goes on **{group.group_label}**?"
-        return f"**{group.group_label}**: choose."
+            return words.gettext("Which die goes on **{vine}**?", vine=group.group_label)
+        return words.gettext("**{group}**: choose.", group=group.group_label)
 
-    def select_placeholder(self, group: Choice) -> str:
+    def select_placeholder(self, group: Choice, *, words: Words = ENGLISH) -> str:
         """ "Red 5: where to?" above a die's targets."""
         if group.group.startswith("to:"):
-            return f"{group.group_label}: which die?"
-        return f"{group.group_label}: where to?"
+            return words.gettext("{vine}: which die?", vine=group.group_label)
+        return words.gettext("{die}: where to?", die=group.group_label)
 
-    def option_summary(self, options: Mapping[str, Scalar]) -> str:
+    def option_summary(self, options: Mapping[str, Scalar], *, words: Words = ENGLISH) -> str:
         """The variants in play."""
         names = {
-            "golden_hybrid": "Sunny Golden Hybrid",
-            "dicey_rules": "Dicey Tomato Rules",
-            "karma_overload": "Karma Overload",
-            "pick_colours": "players pick dice colours",
+            "golden_hybrid": N_("Sunny Golden Hybrid"),
+            "dicey_rules": N_("Dicey Tomato Rules"),
+            "karma_overload": N_("Karma Overload"),
+            "pick_colours": N_("players pick dice colours"),
         }
-        on = [label for key, label in names.items() if options.get(key)]
-        return "Variants: " + (", ".join(on) if on else "none (base game)")
+        on = [words.gettext(label) for key, label in names.items() if options.get(key)]
+        if not on:
+            return words.gettext("Variants: none (base game)")
+        return words.gettext("Variants: {variants}", variants=", ".join(on))
 
     def result_line(self, outcome: Outcome) -> str:
         """The solo result; in multiplayer the scores already say it all."""
