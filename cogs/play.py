@@ -39,7 +39,7 @@ from cogs.platform.ids import (
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
-from cogs.platform.text import clip_content, names_of, reader, shown_names
+from cogs.platform.text import clip_content, names_of, reader, shown_names, spoken
 from cogs.platform.votes import vote_click
 from engine.words import N_
 from tables.errors import GameNotRunning, NotSeated, TableError
@@ -83,9 +83,11 @@ def rules_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
     """`/rules <game>`: the game's rules summary, shown to the asker only."""
 
     async def show_rules(interaction: discord.Interaction[Any]) -> None:
-        embed = discord.Embed(title=f"{ui.emoji} {ui.title}", description=ui.rules_text)
+        w = reader(interaction)
+        embed = discord.Embed(title=f"{ui.emoji} {w.gettext(ui.title)}", description=w.gettext(ui.rules_text))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    # The tree's strings are looked up in the catalog as written (CatalogTranslator).
     return app_commands.Command(
         name=ui.game_id, description=f"How to play {ui.title}, in short", callback=show_rules
     )
@@ -376,12 +378,14 @@ class Games(commands.Cog):
         """Second step: show the options of one group on the board message."""
         table, prompt = await self.service.decision(ref.table, interaction.user.id, ref.version, ref.seat)
         ui, view = get_ui(table.game), table.view(None)
-        groups = groups_of(ui, view, prompt, names_of(table))
+        # The board message is public: its second step speaks the table's language.
+        w = spoken(table)
+        groups = groups_of(ui, view, prompt, names_of(table), w)
         if ref.group >= len(groups):
             raise BadButton()
         group = groups[ref.group]
-        rows = group_rows(table.id, table.version, group, ref.page)
-        content = self.presenter.caption(table, ui.group_question(view, prompt, group.head))
+        rows = group_rows(table.id, table.version, group, ref.page, w)
+        content = self.presenter.caption(table, ui.group_question(view, prompt, group.head, words=w))
         await interaction.edit_original_response(content=content, view=views.build_view(rows))
 
     @clicked
@@ -413,7 +417,7 @@ class Games(commands.Cog):
         ui = get_ui(table.game)
         png = await self.presenter.draw(table, seat)
         w = reader(interaction)
-        private = ui.private_text(table.view(seat), seat, shown_names(table))
+        private = ui.private_text(table.view(seat), seat, shown_names(table), words=w)
         content = w.gettext("{emoji} What you see at table #{table}", emoji=ui.emoji, table=table.id)
         content += f"\n{private}" if private else ""
         kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}

@@ -17,6 +17,7 @@ from cogs.games import UIS
 from cogs.platform import views
 from cogs.platform.ids import LeaderboardRef
 from cogs.platform.text import mention, reader
+from cogs.platform.translator import said
 from engine.words import ENGLISH, N_, Words
 from renderers import rating_chart
 from tables import stats
@@ -171,7 +172,12 @@ def leaderboard_view(game: str, page: int, total: int, w: Words = ENGLISH) -> di
 
 def game_choices() -> list[app_commands.Choice[str]]:
     """Every registered game as a choice, read from the registry as a command is built."""
-    return [app_commands.Choice(name=ui.title, value=game) for game, ui in sorted(UIS.items())]
+    return [app_commands.Choice(name=game_title(ui.title), value=game) for game, ui in sorted(UIS.items())]
+
+
+def game_title(title: str) -> app_commands.locale_str:
+    """A game's title as a command choice, in each reader's language."""
+    return said(title, lambda w: w.gettext(title))
 
 
 def stats_command(cog: Standings) -> app_commands.Command[Any, ..., None]:

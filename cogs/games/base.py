@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core import Action, Event, Outcome, Prompt, Scalar
-from engine.words import ENGLISH
+from engine.words import ENGLISH, Words
 
 
 class Tone(enum.Enum):
@@ -83,14 +83,17 @@ class GameUI(ABC):
     """
 
     @abstractmethod
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
         """How `action` (one of `prompt.options`) appears to the player deciding it.
 
-        Labels are plain text: `names` are the players' names as typed, on one line.
+        Labels are plain text, in `words` (the table's language): `names` are the players'
+        names as typed, on one line.
         """
 
     @abstractmethod
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """One line saying what the player to move is asked now (markdown: `names` come escaped)."""
 
     def direct(self, group: Choice) -> bool:
@@ -98,14 +101,13 @@ class GameUI(ABC):
         when every such option fits on the first page; False by default."""
         return False
 
-    def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
+    def group_question(self, view: Any, prompt: Prompt, group: Choice, *, words: Words = ENGLISH) -> str:
         """One line for the second step, once the player picked `group`."""
-        # In English until GameUI's methods are handed the table's Words (the games' own words).
-        return ENGLISH.gettext("{choice}: choose one.", choice=group.group_label)
+        return words.gettext("{choice}: choose one.", choice=group.group_label)
 
-    def select_placeholder(self, group: Choice) -> str:
+    def select_placeholder(self, group: Choice, *, words: Words = ENGLISH) -> str:
         """The placeholder of a select holding one group's options (see `menu_budget`)."""
-        return ENGLISH.gettext("{choice}…", choice=group.group_label)
+        return words.gettext("{choice}…", choice=group.group_label)
 
     def starts_turn(self, event: Event) -> bool:
         """Whether this event begins a new turn (a new board message), even for the same seat."""
@@ -127,15 +129,15 @@ class GameUI(ABC):
         """
         return {}
 
-    def private_text(self, view: Any, seat: int, names: Sequence[str]) -> str:
+    def private_text(self, view: Any, seat: int, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """What only `seat` may know, in words, for the "My hand" answer (markdown: `names` come escaped)."""
         return ""
 
-    def option_summary(self, options: Mapping[str, Scalar]) -> str:
+    def option_summary(self, options: Mapping[str, Scalar], *, words: Words = ENGLISH) -> str:
         """The table options in a few words for the lobby message."""
         return ", ".join(f"{key}={value}" for key, value in sorted(options.items()))
 
-    def final_reveal(self, view: Any, names: Sequence[str]) -> str:
+    def final_reveal(self, view: Any, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """What stayed hidden during the game, told under the final scores; empty for none.
 
         `view` is the spectators' view of the finished game (nothing is hidden any more);
@@ -143,6 +145,6 @@ class GameUI(ABC):
         """
         return ""
 
-    def result_line(self, outcome: Outcome) -> str:
+    def result_line(self, outcome: Outcome, *, words: Words = ENGLISH) -> str:
         """An extra line under the final scores (solo results, for example); empty for none."""
         return outcome.summary

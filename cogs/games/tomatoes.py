@@ -389,8 +389,9 @@ class TomatoesUI(GameUI):
             return words.gettext("Variants: none (base game)")
         return words.gettext("Variants: {variants}", variants=", ".join(on))
 
-    def result_line(self, outcome: Outcome) -> str:
+    def result_line(self, outcome: Outcome, *, words: Words = ENGLISH) -> str:
         """The solo result; in multiplayer the scores already say it all."""
+        # The engine's English summary: it names the matched slots, which the outcome's numbers do not.
         return outcome.summary if len(outcome.scores) == 1 else ""
 
 

@@ -38,12 +38,13 @@ def step(ui: GameUI, update: Update) -> Step:
     table = update.table
     rules = table.rules
     names = text.shown_names(table)
+    w = text.spoken(table)
     lines = []
     began = update.kind is UpdateKind.START
     for logged in update.events:
         began = began or ui.starts_turn(logged.event)
         if logged.event.visible(None):
-            line = rules.describe(logged.event, names)
+            line = rules.describe(logged.event, names, words=w)
             if line:
                 lines.append(text.discord_escape_log(line))
     fresh = set(update.new_to_move)
@@ -146,7 +147,10 @@ def compose(
     prompts = human_prompts(table)
     view = table.view(None)
     shown = text.shown_names(table)
-    questions = [question] if question is not None else [ui.question(view, p, shown) for p in prompts]
+    w = text.spoken(table)
+    questions = (
+        [question] if question is not None else [ui.question(view, p, shown, words=w) for p in prompts]
+    )
     undo_seats = [
         seat
         for seat, info in enumerate(table.seats)
@@ -154,9 +158,7 @@ def compose(
     ]
     private = rules.hidden_information and table.status is TableStatus.PLAYING
     rows = (
-        main_rows(
-            table.id, table.version, ui, view, prompts, names, undo_seats, page, private, text.spoken(table)
-        )
+        main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page, private, w)
         if prompts or private
         else []
     )

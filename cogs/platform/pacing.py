@@ -11,6 +11,7 @@ from cogs.games import get_ui
 from cogs.platform import text
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import OptionItem, Row, SelectSpec
+from engine.core import level_name
 from engine.words import ENGLISH, N_, Words
 from tables.errors import NotSeated, TableError
 from tables.models import Table, TableStatus
@@ -117,12 +118,12 @@ def info_text(table: Table, service: TableService, w: Words = ENGLISH, link: str
         w.gettext(
             "{emoji} **{game}** · table #{table} · {status}",
             emoji=ui.emoji,
-            game=ui.title,
+            game=w.gettext(ui.title),
             table=table.id,
             status=status,
         )
     ]
-    summary = ui.option_summary(table.options)
+    summary = ui.option_summary(table.options, words=w)
     if summary:
         lines.append(w.gettext("**Options:** {options}", options=summary))
     lines.append(w.gettext("**Language:** {language}", language=text.LANGUAGE_NAMES[table.language]))
@@ -135,7 +136,7 @@ def info_text(table: Table, service: TableService, w: Words = ENGLISH, link: str
             who = w.gettext(
                 "{player} (a {level} bot plays for them)",
                 player=text.discord_escape(seat.name),
-                level=w.gettext(str(seat.bot)),
+                level=w.gettext(level_name(str(seat.bot))),
             )
         elif seat.is_bot:
             who = text.seat_name(seat, w)  # "Bot (easy)": the level once

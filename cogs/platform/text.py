@@ -105,11 +105,11 @@ def lobby_text(ui: GameUI, table: Table) -> str:
     head = w.gettext(
         "{emoji} **{game}** · table #{table} · 🌐 {language}",
         emoji=ui.emoji,
-        game=ui.title,
+        game=w.gettext(ui.title),
         table=table.id,
         language=LANGUAGE_NAMES[table.language],
     )
-    summary = ui.option_summary(table.options)
+    summary = ui.option_summary(table.options, words=w)
     lines = [head, f"-# {summary}"] if summary else [head]
     lines.append(w.gettext("**Seats ({taken}/{seats}):**", taken=len(table.seats), seats=rules.max_players))
     for number, seat in enumerate(table.seats, 1):
@@ -174,7 +174,9 @@ def board_text(
         f"<@{s.user_id}>" if s.user_id is not None and s.user_id in ping_ids else f"**{seat_name(s, w)}**"
         for s in movers
     )
-    head = w.gettext("{emoji} **{game}** · table #{table}", emoji=ui.emoji, game=ui.title, table=table.id)
+    head = w.gettext(
+        "{emoji} **{game}** · table #{table}", emoji=ui.emoji, game=w.gettext(ui.title), table=table.id
+    )
     lines = [w.gettext("{head} · to move: {players}", head=head, players=who) if who else head]
     seating = seating_line(table) if first else None
     if seating is not None:
@@ -211,7 +213,8 @@ def seating_line(table: Table) -> str | None:
 def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
     """Final scores, in the table's language: rank, name, total and the breakdown per player."""
     w = spoken(table)
-    lines = [w.gettext("🏁 **{game}** · table #{table} · final scores", game=ui.title, table=table.id)]
+    game = w.gettext(ui.title)
+    lines = [w.gettext("🏁 **{game}** · table #{table} · final scores", game=game, table=table.id)]
     order = sorted(range(len(table.seats)), key=lambda s: (outcome.ranks[s], s))
     for seat in order:
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(outcome.ranks[seat], f"{outcome.ranks[seat]}.")
@@ -239,7 +242,10 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
         if parts:
             points = w.gettext("{points} ({facts})", points=points, facts=", ".join(parts))
         lines.append(w.gettext("{medal} {player}: {points}", medal=medal, player=name, points=points))
-    for extra in (ui.result_line(outcome), ui.final_reveal(table.view(None), shown_names(table))):
+    for extra in (
+        ui.result_line(outcome, words=w),
+        ui.final_reveal(table.view(None), shown_names(table), words=w),
+    ):
         if extra:
             lines.append(extra)
     winners = [seat_name(table.seats[s], w) for s in outcome.winners]

@@ -53,9 +53,9 @@ def test_every_label_and_question_of_random_games_is_in_the_table_s_language(gam
         while prompts := rules.prompts(state):
             prompt = prompts[0]
             view = rules.view(state, None)
-            said = [ui.question(view, prompt, NAMES[:seats], words=words)]  # type: ignore[call-arg]
+            said = [ui.question(view, prompt, NAMES[:seats], words=words)]
             for action in prompt.options:
-                choice = ui.choice(view, prompt, action, NAMES[:seats], words=words)  # type: ignore[call-arg]
+                choice = ui.choice(view, prompt, action, NAMES[:seats], words=words)
                 said += [choice.group_label, choice.label, choice.alone_label or "", choice.menu or ""]
             for text in said:
                 assert not _latin(text), f"{text!r}: {_latin(text)} not in the table's language"

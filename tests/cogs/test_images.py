@@ -87,7 +87,9 @@ async def test_my_hand_shows_a_seated_player_their_own_view_privately(
 
     ui = get_ui("tomatoes")
     monkeypatch.setattr(type(get_rules("tomatoes")), "hidden_information", True)
-    monkeypatch.setattr(type(ui), "private_text", lambda self, view, seat, names: f"secret of {names[seat]}")
+    monkeypatch.setattr(
+        type(ui), "private_text", lambda self, view, seat, names, words: f"secret of {names[seat]}"
+    )
     monkeypatch.setattr(board_module, "board_job", fake_job)
     table = await start_two_humans(world)
     _, other = mover_and_other(world, table)
