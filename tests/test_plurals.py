@@ -23,6 +23,8 @@ import pytest
 from engine.words import count, noun, signed
 
 ROOT = Path(__file__).resolve().parent.parent
+OPERATOR_ONLY = frozenset({ROOT / "tables/copy.py"})
+"""Modules whose text only the operator reads, in English, on a terminal (`python -m tables.copy`)."""
 SCANNED = sorted(
     {
         *ROOT.glob("cogs/**/*.py"),
@@ -30,6 +32,7 @@ SCANNED = sorted(
         *ROOT.glob("renderers/**/*.py"),
         *ROOT.glob("engine/*/text.py"),
     }
+    - OPERATOR_ONLY
 )
 
 NOT_COUNTS = frozenset(
@@ -72,6 +75,9 @@ NOT_COUNTS = frozenset(
         "bonus",
         "collects",
         "moments",
+        "counts",
+        "runs",
+        "plus",
     ]
 )
 """Words ending in s that follow a placeholder but are no counted noun (verbs after a name)."""

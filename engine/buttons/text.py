@@ -83,9 +83,18 @@ def _score(d: Mapping[str, JSON], who: Who, w: Words) -> str:
     if not d["stars"]:
         return w.gettext("{seat} earns no stars this round.", seat=seat)
     parts = [
-        w.gettext("{count} for opting out", count=d["opt_out"]) if d["opt_out"] else "",
-        w.gettext("{count} for colours with 3 buttons", count=d["colours"]) if d["colours"] else "",
-        w.gettext("{count} for bonus colours", count=d["bonus"]) if d["bonus"] else "",
+        # The stars of each reason: the same words in English, a plural form per count elsewhere.
+        w.ngettext("{count} for opting out", "{count} for opting out", int(d["opt_out"]))
+        if d["opt_out"]
+        else "",
+        w.ngettext(
+            "{count} for colours with 3 buttons", "{count} for colours with 3 buttons", int(d["colours"])
+        )
+        if d["colours"]
+        else "",
+        w.ngettext("{count} for bonus colours", "{count} for bonus colours", int(d["bonus"]))
+        if d["bonus"]
+        else "",
     ]
     return w.ngettext(
         "{seat} earns {count} star: {why}.",

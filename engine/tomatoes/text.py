@@ -75,7 +75,8 @@ def _roll(d: Mapping[str, Any], who: Who, w: Words) -> str:
     drawn = d["drawn"]
     counts = {c: drawn.count(c) for c in ("red", "black", "gold") if c in drawn}
     took = ", ".join(
-        w.gettext("{count} {colour}", count=n, colour=colour_word(c, w)) for c, n in counts.items()
+        w.ngettext("{count} {colour}", "{count} {colour}", n, colour=colour_word(c, w))
+        for c, n in counts.items()
     )
     parts = []
     if drawn:
