@@ -39,7 +39,7 @@ from cogs.platform.ids import (
 from cogs.platform.layout import group_rows, groups_of
 from cogs.platform.lobby import lobby_click, play_command
 from cogs.platform.presenter import Presenter
-from cogs.platform.text import clip_content, names_of, reader, shown_names
+from cogs.platform.text import clip_content, names_of, reader, shown_names, spoken
 from cogs.platform.votes import vote_click
 from engine.words import N_
 from tables.errors import GameNotRunning, NotSeated, TableError
@@ -373,13 +373,13 @@ class Games(commands.Cog):
     async def open_group(self, interaction: discord.Interaction[Any], ref: GroupRef) -> None:
         """Second step: show the options of one group on the board message."""
         table, prompt = await self.service.decision(ref.table, interaction.user.id, ref.version, ref.seat)
-        ui, view = get_ui(table.game), table.view(None)
-        groups = groups_of(ui, view, prompt, names_of(table))
+        ui, view, w = get_ui(table.game), table.view(None), spoken(table)
+        groups = groups_of(ui, view, prompt, names_of(table), w)
         if ref.group >= len(groups):
             raise BadButton()
         group = groups[ref.group]
-        rows = group_rows(table.id, table.version, group, ref.page)
-        content = self.presenter.caption(table, ui.group_question(view, prompt, group.head))
+        rows = group_rows(table.id, table.version, group, ref.page, w)
+        content = self.presenter.caption(table, ui.group_question(view, prompt, group.head, words=w))
         await interaction.edit_original_response(content=content, view=views.build_view(rows))
 
     @clicked

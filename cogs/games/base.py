@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.core import Action, Event, Outcome, Prompt, Scalar
-from engine.words import ENGLISH
+from engine.words import ENGLISH, Words
 
 
 class Tone(enum.Enum):
@@ -83,29 +83,31 @@ class GameUI(ABC):
     """
 
     @abstractmethod
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
-        """How `action` (one of `prompt.options`) appears to the player deciding it.
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
+        """How `action` (one of `prompt.options`) appears to the player deciding it, in `words`
+        (the table's language).
 
         Labels are plain text: `names` are the players' names as typed, on one line.
         """
 
     @abstractmethod
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
-        """One line saying what the player to move is asked now (markdown: `names` come escaped)."""
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
+        """One line saying what the player to move is asked now, in `words` (markdown: names escaped)."""
 
     def direct(self, group: Choice) -> bool:
         """Whether a group's options may each get a first-step button (one click instead of two)
         when every such option fits on the first page; False by default."""
         return False
 
-    def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
-        """One line for the second step, once the player picked `group`."""
-        # In English until GameUI's methods are handed the table's Words (the games' own words).
-        return ENGLISH.gettext("{choice}: choose one.", choice=group.group_label)
+    def group_question(self, view: Any, prompt: Prompt, group: Choice, *, words: Words = ENGLISH) -> str:
+        """One line for the second step, once the player picked `group`, in `words`."""
+        return words.gettext("{choice}: choose one.", choice=group.group_label)
 
-    def select_placeholder(self, group: Choice) -> str:
-        """The placeholder of a select holding one group's options (see `menu_budget`)."""
-        return ENGLISH.gettext("{choice}…", choice=group.group_label)
+    def select_placeholder(self, group: Choice, *, words: Words = ENGLISH) -> str:
+        """The placeholder of a select holding one group's options (see `menu_budget`), in `words`."""
+        return words.gettext("{choice}…", choice=group.group_label)
 
     def starts_turn(self, event: Event) -> bool:
         """Whether this event begins a new turn (a new board message), even for the same seat."""

@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Outcome, Prompt, Scalar
+from engine.words import ENGLISH, Words
 
 DIE_EMOJI = {"red": "🔴", "black": "⚫", "gold": "🟡"}
 
@@ -164,7 +165,10 @@ class TomatoesUI(GameUI):
         # against each other by bench/bench_tomatoes_menu.py; "die" reads and clicks less).
         self.group_by = group_by
 
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
+        # Diced Tomatoes' labels and questions are not in the catalog yet: English whatever `words` says.
         """Dice group their targets (equal dice and equal targets alike); karma folds into one menu."""
         kind = action.kind
         if kind == "roll":
@@ -206,8 +210,8 @@ class TomatoesUI(GameUI):
             zero = dict(prompt.context).get("tokens")
             label = "Keep and end the turn" if zero else "End turn"
             return Choice("keep", label, label, "⏭️", Tone.MAIN)
-        words = ", ".join(f"{k} {v}" for k, v in action.args)
-        label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
+        args = ", ".join(f"{k} {v}" for k, v in action.args)
+        label = f"{kind.replace('_', ' ').capitalize()} {args}".strip()
         return Choice(f"other:{kind}", label, label)
 
     def _karma(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
@@ -247,7 +251,7 @@ class TomatoesUI(GameUI):
         """A "turn" event opens each turn (solo games included)."""
         return event.kind == "turn"
 
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """What the player to move is asked, with the facts that matter for it."""
         context = dict(prompt.context)
         who = f"**{names[prompt.seat]}**"
@@ -286,7 +290,7 @@ class TomatoesUI(GameUI):
         """A die's targets (or a target's dice) are one click each while the menu stays short."""
         return group.group.startswith(("die:", "to:"))
 
-    def group_question(self, view: Any, prompt: Prompt, group: Choice) -> str:
+    def group_question(self, view: Any, prompt: Prompt, group: Choice, *, words: Words = ENGLISH) -> str:
         """ "Where does Red 5 go?" for a die; the karma action's name otherwise."""
         if group.group.startswith("die:"):
             return f"Where does **{group.group_label}** go?"
@@ -294,7 +298,7 @@ class TomatoesUI(GameUI):
             return f"Which die goes on **{group.group_label}**?"
         return f"**{group.group_label}**: choose."
 
-    def select_placeholder(self, group: Choice) -> str:
+    def select_placeholder(self, group: Choice, *, words: Words = ENGLISH) -> str:
         """ "Red 5: where to?" above a die's targets."""
         if group.group.startswith("to:"):
             return f"{group.group_label}: which die?"

@@ -45,7 +45,7 @@ from engine.troyes.data import activities, board, characters
 from engine.troyes.kinds import Colour, StepKind
 from engine.troyes.state import Die, EventSlot, TroyesState
 from engine.troyes.text import activation_yield, asked_yield
-from engine.words import count, signed
+from engine.words import ENGLISH, Words, count, signed
 
 TURN_STARTERS = frozenset({"round", "actions"})
 """Events after which the board is a new message: a new round, and the action phase."""
@@ -123,7 +123,10 @@ class TroyesUI(GameUI):
     )
     breakdown_hidden = frozenset({"Total"})
 
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
+        # Troyes' labels and questions are not in the catalog yet: English whatever `words` says.
         """Every option is one click; its label says what it costs and what it gives."""
         kind, seat = action.kind, prompt.seat
         if kind == "back":
@@ -174,9 +177,9 @@ class TroyesUI(GameUI):
         if kind == "stop":
             label = "Stop countering" if prompt.kind.startswith("counter") else "Stop"
             return _alone("stop", label, "⏹️", Tone.MAIN)
-        words = ", ".join(f"{k} {v}" for k, v in action.args)
-        label = f"{kind.replace('_', ' ').capitalize()} {words}".strip()
-        return _alone(f"other:{kind}:{words}", label)
+        args = ", ".join(f"{k} {v}" for k, v in action.args)
+        label = f"{kind.replace('_', ' ').capitalize()} {args}".strip()
+        return _alone(f"other:{kind}:{args}", label)
 
     def _target(self, view: TroyesState, seat: int, target: str, hire: int | None = None) -> Choice:
         kind, index = groups.target_kind(target)
@@ -286,7 +289,7 @@ class TroyesUI(GameUI):
             label += f"; in all: {pay}"
         return _alone(f"activations:{times}", label, None, Tone.GOOD if times > 1 else Tone.NORMAL)
 
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """What the player to move is asked, with the facts the choice depends on."""
         seat = prompt.seat
         who = f"**{names[seat]}**"

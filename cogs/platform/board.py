@@ -145,7 +145,10 @@ def compose(
     prompts = human_prompts(table)
     view = table.view(None)
     shown = text.shown_names(table)
-    questions = [question] if question is not None else [ui.question(view, p, shown) for p in prompts]
+    w = text.spoken(table)
+    questions = (
+        [question] if question is not None else [ui.question(view, p, shown, words=w) for p in prompts]
+    )
     undo_seats = [
         seat
         for seat, info in enumerate(table.seats)
@@ -153,9 +156,7 @@ def compose(
     ]
     private = rules.hidden_information and table.status is TableStatus.PLAYING
     rows = (
-        main_rows(
-            table.id, table.version, ui, view, prompts, names, undo_seats, page, private, text.spoken(table)
-        )
+        main_rows(table.id, table.version, ui, view, prompts, names, undo_seats, page, private, w)
         if prompts or private
         else []
     )

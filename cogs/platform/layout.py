@@ -92,11 +92,11 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def groups_of(ui: GameUI, view: Any, prompt: Prompt, names: Sequence[str]) -> list[Group]:
-    """The option groups of one prompt, numbered in order of first appearance."""
+def groups_of(ui: GameUI, view: Any, prompt: Prompt, names: Sequence[str], w: Words = ENGLISH) -> list[Group]:
+    """The option groups of one prompt in `w`'s words (the table's), numbered as they first appear."""
     groups: dict[str, Group] = {}
     for index, action in enumerate(prompt.options):
-        choice = ui.choice(view, prompt, action, names)
+        choice = ui.choice(view, prompt, action, names, words=w)
         group = groups.get(choice.group)
         if group is None:
             group = groups[choice.group] = Group(prompt.seat, len(groups), choice, budget=ui.menu_budget)
@@ -105,14 +105,20 @@ def groups_of(ui: GameUI, view: Any, prompt: Prompt, names: Sequence[str]) -> li
 
 
 def main_entries(
-    table: int, version: int, ui: GameUI, view: Any, prompts: Sequence[Prompt], names: Sequence[str]
+    table: int,
+    version: int,
+    ui: GameUI,
+    view: Any,
+    prompts: Sequence[Prompt],
+    names: Sequence[str],
+    w: Words = ENGLISH,
 ) -> list[Entry]:
     """The first-step entries: one per group of every open prompt."""
     entries: list[Entry] = []
     several = len(prompts) > 1
     for prompt in prompts:
         who = f"{names[prompt.seat]} · " if several else ""
-        groups = groups_of(ui, view, prompt, names)
+        groups = groups_of(ui, view, prompt, names, w)
         spread = _spread_groups(ui, groups)
         for group in groups:
             head = group.head
@@ -248,10 +254,10 @@ def main_rows(
     if private:
         controls.append(ButtonSpec(MineRef(table).custom_id(), w.gettext("My hand"), Tone.NORMAL, "🂠"))
     if ui.menu_budget is not None and len(prompts) == 1 and page == 0:
-        rows = budget_rows(table, version, ui, view, prompts[0], names, controls, ui.menu_budget)
+        rows = budget_rows(table, version, ui, view, prompts[0], names, controls, ui.menu_budget, w)
         if rows is not None:
             return rows
-    entries = main_entries(table, version, ui, view, prompts, names)
+    entries = main_entries(table, version, ui, view, prompts, names, w)
     return lay_out(
         table,
         version,
@@ -324,6 +330,7 @@ def budget_rows(
     names: Sequence[str],
     controls: Sequence[ButtonSpec],
     budget: int,
+    w: Words = ENGLISH,
 ) -> list[Row] | None:
     """The first step of one prompt within `budget` components to read (see `GameUI.menu_budget`).
 
@@ -332,7 +339,7 @@ def budget_rows(
     selects, the buttons and the opened one's options), the others a button opening a second
     step. None when not even that fits Discord's rows.
     """
-    groups = groups_of(ui, view, prompt, names)
+    groups = groups_of(ui, view, prompt, names, w)
     menus: dict[str, list[Group]] = {}
     direct: list[tuple[Group, list[Entry]]] = []
     plain: list[Entry] = []
@@ -394,7 +401,7 @@ def budget_rows(
     while True:
         chosen = {g.number for g, _ in fitting}
         top: list[Row] = [
-            _select(table, version, slot, ui.select_placeholder(g.head), d)
+            _select(table, version, slot, ui.select_placeholder(g.head, words=w), d)
             for slot, (g, d) in enumerate(fitting)
         ]
         buttons = [

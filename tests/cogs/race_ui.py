@@ -7,6 +7,7 @@ from typing import Any
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Prompt
+from engine.words import ENGLISH, Words
 
 
 class RaceUI(GameUI):
@@ -17,14 +18,16 @@ class RaceUI(GameUI):
     emoji = "🏁"
     rules_text = "**Race**: choose a stride, roll a die, move stride × die; first to the goal wins."
 
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
         """Every option is its own button."""
         if action.kind == "roll":
             return Choice("roll", "Roll", "Roll", "🎲", Tone.GOOD)
         label = f"Stride {action['n']}"
         return Choice(label, label, label)
 
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         """Who moves and what they choose."""
         asked = "choose a stride" if prompt.kind == "stride" else "roll"
         return f"{names[prompt.seat]}, {asked} (at {view.positions[prompt.seat]} of {view.goal})."

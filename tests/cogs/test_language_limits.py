@@ -77,13 +77,13 @@ def check_screens(game: str, view: Any, prompts: tuple[Prompt, ...], version: in
     names = NAMES[: GAMES[game].seats]
     # Undo for every seat (its label names the player) and "My hand": the most controls a board has.
     undo = list(range(min(3, len(names))))
-    entries = main_entries(BIG_TABLE, version, ui, view, prompts, names)
+    entries = main_entries(BIG_TABLE, version, ui, view, prompts, names, w)
     screens = 0
     for page in range(page_count(entries)):
         check_message(main_rows(BIG_TABLE, version, ui, view, prompts, names, undo, page, True, w))
         screens += 1
     for prompt in prompts:
-        for group in groups_of(ui, view, prompt, names):
+        for group in groups_of(ui, view, prompt, names, w):
             for rows in group_pages(group, version, w):
                 check_message(rows)
                 screens += 1

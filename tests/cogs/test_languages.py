@@ -12,16 +12,17 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 import simcord.interactions
 
 import engine.words
 import renderers
 from cogs.platform.board import board_job
-from cogs.platform.ids import LobbyOp
+from cogs.platform.ids import GroupRef, LobbyOp
 from cogs.platform.pacing import LANGUAGE_VALUE
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import table_of
+from tests.cogs.helpers import add_bot, components, fresh, play_greedily, press, refs, table_of
 from tests.cogs.test_days import select_id
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
@@ -166,3 +167,44 @@ async def test_a_refusal_is_said_in_the_clickers_language(world: Harness, pseudo
     assert refused.followups[0].content == MARK + "Only the host of this table can do that."
     again = await world.alice.click(lobby_now(world, lobby), label="Join")
     assert again.followups and again.followups[0].content == "You are already seated at this table."
+
+
+async def test_the_turn_menu_and_its_second_step_speak_the_tables_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    """The game's own labels and question (Buttons' are in the catalog), and a group's second step
+    (its question, Back and page arrows), in the table's language, not the platform's English."""
+    await world.alice.slash(world.channel, "play buttons", language="pl")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    await world.idle()
+    board = world.board()
+    labels = [c.label for c in components(board) if isinstance(c, discord.Button)]
+    labels += [o.label for c in components(board) if isinstance(c, discord.SelectMenu) for o in c.options]
+    assert labels and all(label.startswith(MARK) for label in labels), labels
+    question = board.content.splitlines()[-1]
+    assert "alice" in question and question.startswith(MARK), board.content
+
+
+async def test_a_groups_second_step_speaks_the_tables_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    await world.alice.slash(world.channel, "play tomatoes", language="ko")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    for _ in range(20):
+        await world.idle()
+        board = world.board()
+        group = next(((cid, value) for ref, cid, value in refs(board) if isinstance(ref, GroupRef)), None)
+        if group is not None:
+            break
+        await play_greedily(world, moves=1)
+    assert group is not None, "alice was offered a group of options"
+    await press(world, world.alice, board, *group)
+    step = fresh(world, board)
+    labels = [c.label for c in components(step) if isinstance(c, discord.Button)]
+    assert MARK + "Back" in labels and not {"Back", "More", "Previous"} & set(labels), labels

@@ -9,6 +9,7 @@ from cogs.games.base import Choice, GameUI, Tone
 from cogs.platform.ids import ActRef, GroupRef, MainRef, PickRef, UndoRef, parse, parse_value
 from cogs.platform.layout import SelectSpec, group_rows, groups_of, main_rows
 from engine.core import Action, Prompt
+from engine.words import ENGLISH, Words
 
 NAMES = ["Ann", "Bob"]
 
@@ -21,13 +22,15 @@ class LetterUI(GameUI):
     emoji = "🔤"
     rules_text = "Pick words."
 
-    def choice(self, view: Any, prompt: Prompt, action: Action, names: Sequence[str]) -> Choice:
+    def choice(
+        self, view: Any, prompt: Prompt, action: Action, names: Sequence[str], *, words: Words = ENGLISH
+    ) -> Choice:
         if action.kind == "pass":
             return Choice("pass", "Pass", "Pass", "⏭️", Tone.MAIN)
         word = action["word"]
         return Choice(f"letter:{word[0]}", f"Words in {word[0]}", word)
 
-    def question(self, view: Any, prompt: Prompt, names: Sequence[str]) -> str:
+    def question(self, view: Any, prompt: Prompt, names: Sequence[str], *, words: Words = ENGLISH) -> str:
         return f"{names[prompt.seat]}: pick a word."
 
 
