@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from engine import codec
 from engine.codec import JSON
 from engine.rng import Rng
-from engine.words import ENGLISH, Words
+from engine.words import ENGLISH, N_, Words
 
 Scalar = int | str | bool | None
 ArgValue = Scalar | tuple[int, ...] | tuple[str, ...]
@@ -200,7 +200,7 @@ class RandomBot(Generic[S]):
         return rng.choice(prompt.options)
 
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+LEVELS: tuple[str, ...] = (N_("easy"), N_("normal"), N_("hard"))
 """The bot levels a game offers to players, weakest first ("random" stays for tests and benches)."""
 DEFAULT_LEVEL = "normal"
 """The level of a bot nobody chose: one that takes over a leaver's seat, or an unknown stored name."""

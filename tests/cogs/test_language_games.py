@@ -9,7 +9,9 @@ and Hangul on every post of the Korean table.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -20,6 +22,7 @@ from cogs.games import get_ui
 from cogs.platform.answers import WATCHER
 from cogs.platform.ids import ActRef
 from cogs.platform.text import LANGUAGE_NAMES
+from engine.core import LEVELS
 from engine.words import ENGLISH, words
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
@@ -111,3 +114,13 @@ async def test_a_full_game_at_a_table_in_a_language_through_discord(
         english = [m.content for m in said if not SCRIPTS[language].search(m.content)]
         assert len(said) >= 3 and english == [], f"every post of the {language} table is in its script"
     assert world.env.errors == []
+
+
+def test_every_bot_level_a_table_shows_is_a_catalog_message() -> None:
+    """A bot's seat reads "Bot (normal)" in the table's language: its level goes through the
+    catalog (cogs.platform.text.seat_name, the lobby's Add bot select), so extraction must find it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import catalogs  # scripts/catalogs.py, which writes locales/meeple.pot
+
+    found = {message.id for message in catalogs.template() if message.id}
+    assert set(LEVELS) - found == set(), "a level no catalog can translate"
