@@ -71,11 +71,13 @@ def posts(world: Harness) -> list[discord.Message]:
 async def spectator_is_answered_in_english(world: Harness, language: str) -> None:
     """The watcher (an English client) clicks a seat's button and asks /game info: English answers."""
     board = world.board()
-    act = next((cid for ref, cid, value in refs(board) if isinstance(ref, ActRef) and value is None), None)
-    if act is not None:
-        refused = await world.watcher.click(board, custom_id=act)
-        assert refused.followups, "a spectator's click is refused"
-        assert refused.followups[0].content == ENGLISH.gettext(WATCHER) != words(language).gettext(WATCHER)
+    custom_id, value = next((cid, value) for ref, cid, value in refs(board) if isinstance(ref, ActRef))
+    if value is None:
+        refused = await world.watcher.click(board, custom_id=custom_id)
+    else:
+        refused = await world.watcher.select(board, [value], custom_id=custom_id)
+    assert refused.followups, "a spectator's click is refused"
+    assert refused.followups[0].content == ENGLISH.gettext(WATCHER) != words(language).gettext(WATCHER)
     info = slash_answer(await world.watcher.slash(world.thread(), "game info"))
     assert f"**Language:** {LANGUAGE_NAMES[language]}" in info, info
 
@@ -99,8 +101,8 @@ async def test_a_full_game_at_a_table_in_a_language_through_discord(
     assert table.status is TableStatus.PLAYING
 
     assert await play_greedily(world, moves=3) > 0
-    if (await table_of(world)).status is TableStatus.PLAYING:
-        await spectator_is_answered_in_english(world, language)
+    assert (await table_of(world)).status is TableStatus.PLAYING
+    await spectator_is_answered_in_english(world, language)
     await play_greedily(world, moves=10_000)
 
     final = await table_of(world)
