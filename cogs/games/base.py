@@ -133,8 +133,8 @@ class GameUI(ABC):
         """What only `seat` may know, in words, for the "My hand" answer (markdown: `names` come escaped)."""
         return ""
 
-    def option_summary(self, options: Mapping[str, Scalar]) -> str:
-        """The table options in a few words for the lobby message."""
+    def option_summary(self, options: Mapping[str, Scalar], *, words: Words = ENGLISH) -> str:
+        """The table options in a few words for the lobby message, in `words`."""
         return ", ".join(f"{key}={value}" for key, value in sorted(options.items()))
 
     def final_reveal(self, view: Any, names: Sequence[str]) -> str:

@@ -304,7 +304,7 @@ class TomatoesUI(GameUI):
             return f"{group.group_label}: which die?"
         return f"{group.group_label}: where to?"
 
-    def option_summary(self, options: Mapping[str, Scalar]) -> str:
+    def option_summary(self, options: Mapping[str, Scalar], *, words: Words = ENGLISH) -> str:
         """The variants in play."""
         names = {
             "golden_hybrid": "Sunny Golden Hybrid",

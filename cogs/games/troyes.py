@@ -394,7 +394,7 @@ class TroyesUI(GameUI):
             lines.append(f"🧊 Your cubes: {cubes}")
         return "\n".join(lines)
 
-    def option_summary(self, options: Mapping[str, Scalar]) -> str:
+    def option_summary(self, options: Mapping[str, Scalar], *, words: Words = ENGLISH) -> str:
         """The tie rule in play."""
         if options.get("tiebreak"):
             return "Ties are broken by deniers, then influence"

@@ -51,7 +51,7 @@ def away_lines(
         for event in row.events:
             if not (event.visible(seat) and event.visible(audience)):
                 continue
-            line = rules.describe(event, names)
+            line = rules.describe(event, names, words=w)
             if line:
                 line = text.discord_escape_log(line)
                 if line not in skip:

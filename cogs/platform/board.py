@@ -38,12 +38,13 @@ def step(ui: GameUI, update: Update) -> Step:
     table = update.table
     rules = table.rules
     names = text.shown_names(table)
+    w = text.spoken(table)
     lines = []
     began = update.kind is UpdateKind.START
     for logged in update.events:
         began = began or ui.starts_turn(logged.event)
         if logged.event.visible(None):
-            line = rules.describe(logged.event, names)
+            line = rules.describe(logged.event, names, words=w)
             if line:
                 lines.append(text.discord_escape_log(line))
     fresh = set(update.new_to_move)

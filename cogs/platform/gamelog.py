@@ -25,15 +25,15 @@ PAGE_LINES = 15
 """Log lines per page (well within a message's 2000 characters)."""
 
 
-def log_lines(table: Table, logged: list[Any], seat: int | None) -> list[str]:
-    """The game's events in words, as `seat` (None: a spectator) may see them, oldest first."""
+def log_lines(table: Table, logged: list[Any], seat: int | None, w: Words = ENGLISH) -> list[str]:
+    """The game's events in `w`'s words, as `seat` (None: a spectator) may see them, oldest first."""
     rules = table.rules
     names = text.shown_names(table)
     lines = []
     for entry in logged:
         if not entry.event.visible(seat):
             continue
-        line = rules.describe(entry.event, names)
+        line = rules.describe(entry.event, names, words=w)
         if line:
             lines.append(text.discord_escape_log(line))
     return lines
@@ -92,7 +92,7 @@ async def log_page(
     if table.state is None:
         raise TableError(N_("This table has no game log yet: its game has not started."))
     logged = await service.log(table.id)
-    return page_message(table, log_lines(table, logged, reader_seat(table, user_id)), page, w)
+    return page_message(table, log_lines(table, logged, reader_seat(table, user_id), w), page, w)
 
 
 async def log_click(interaction: discord.Interaction[Any], ref: LogRef) -> None:

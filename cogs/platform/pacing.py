@@ -122,7 +122,7 @@ def info_text(table: Table, service: TableService, w: Words = ENGLISH) -> str:
             status=status,
         )
     ]
-    summary = ui.option_summary(table.options)
+    summary = ui.option_summary(table.options, words=w)
     if summary:
         lines.append(w.gettext("**Options:** {options}", options=summary))
     lines.append(w.gettext("**Language:** {language}", language=text.LANGUAGE_NAMES[table.language]))

@@ -108,7 +108,7 @@ def lobby_text(ui: GameUI, table: Table) -> str:
         table=table.id,
         language=LANGUAGE_NAMES[table.language],
     )
-    summary = ui.option_summary(table.options)
+    summary = ui.option_summary(table.options, words=w)
     lines = [head, f"-# {summary}"] if summary else [head]
     lines.append(w.gettext("**Seats ({taken}/{seats}):**", taken=len(table.seats), seats=rules.max_players))
     for number, seat in enumerate(table.seats, 1):

@@ -208,3 +208,27 @@ async def test_a_groups_second_step_speaks_the_tables_language(
     step = fresh(world, board)
     labels = [c.label for c in components(step) if isinstance(c, discord.Button)]
     assert MARK + "Back" in labels and not {"Back", "More", "Previous"} & set(labels), labels
+
+
+async def test_every_line_of_a_whole_games_posts_speaks_the_tables_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    """Buttons, whose words are all in the catalog: the lobby's option line, every board's log lines,
+    questions and the final scores, in the table's language; /game log in the reader's."""
+    pseudo[world.bob.id] = "ko"
+    await world.alice.slash(world.channel, "play buttons", language="pl")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    assert (await table_of(world)).status.value == "finished"
+    every = [*world.channel.history(), *world.thread().history()]
+    said = [m for m in every if m.author.id == world.bot.user.id and m.type is discord.MessageType.default]
+    unspoken = [line for m in said for line in m.content.splitlines() if line and not spoken(line)]
+    assert len(said) > 5 and unspoken == []
+    watched = slash_answer(await world.watcher.slash(world.thread(), "game log"))
+    logged = [line for line in watched.splitlines() if line.startswith("-# • ") or line.startswith("• ")]
+    assert MARK not in watched, "the English spectator's log is in English"
+    read = slash_answer(await world.bob.slash(world.thread(), "game log"))
+    assert read.count(MARK) > len(logged) // 2, "the log in the reader's language"

@@ -194,7 +194,7 @@ async def test_the_lobby_counts_the_players_it_needs_and_shows_no_empty_line(wor
     assert "Needs 1 more player." in lobby_text(BUTTONS_UI, table)
 
     class NoOptions(type(BUTTONS_UI)):  # type: ignore[misc]
-        def option_summary(self, options: Any) -> str:
+        def option_summary(self, options: Any, *, words: Any = None) -> str:
             return ""
 
     lines = lobby_text(NoOptions(), table).splitlines()
