@@ -11,6 +11,7 @@ from simcord.results import ResponseMessage
 
 from engine.core import Event
 from engine.tomatoes.rules import TomatoRules
+from engine.words import ENGLISH, Words
 from tests.cogs.conftest import Harness
 from tests.cogs.helpers import buttons, pinged, play_greedily, play_option, table_of, user_of
 from tests.cogs.test_lobby import lobby_now, open_table, slash_answer
@@ -66,10 +67,12 @@ def secrets_in_moves(monkeypatch: pytest.MonkeyPatch) -> None:
         secret = Event("secret", {"seat": seat}, visible_to=frozenset({seat}))
         return replace(transition, events=(*transition.events, secret))
 
-    def describe_secret(self: TomatoRules, event: Event, names: Sequence[str] | None = None) -> str:
+    def describe_secret(
+        self: TomatoRules, event: Event, names: Sequence[str] | None = None, *, words: Words = ENGLISH
+    ) -> str:
         if event.kind == "secret":
             return f"secret of seat {event.data['seat']}"
-        return describe(self, event, names)
+        return describe(self, event, names, words=words)
 
     monkeypatch.setattr(TomatoRules, "apply_checked", apply_with_secret)
     monkeypatch.setattr(TomatoRules, "describe", describe_secret)
