@@ -287,7 +287,7 @@ class Games(commands.Cog):
     async def game_log(self, interaction: discord.Interaction[Any]) -> None:
         """The table's log, paged, hiding what the asker's seat may not see (cogs/platform/gamelog.py)."""
         table = await self.table_here(interaction)
-        page = await gamelog.log_page(self.service, table, interaction.user.id)
+        page = await gamelog.log_page(self.service, table, interaction.user.id, w=reader(interaction))
         if page["view"] is None:
             del page["view"]
         await interaction.followup.send(**page, ephemeral=True)

@@ -14,6 +14,7 @@ from cogs.platform import board as board_module
 from cogs.platform.ids import ActRef, GroupRef, PickRef, parse, parse_value
 from cogs.platform.layout import groups_of
 from cogs.platform.text import names_of
+from engine.words import words
 from tests.cogs.conftest import Harness
 
 
@@ -106,8 +107,9 @@ async def play_option(world: Harness, user: Any, message: discord.Message, seat:
         target = GroupRef(table.id, table.version, seat, wanted)
         step = next(((cid, value) for ref, cid, value in choices if ref == target), None)
         if step is None:
-            # On another page of the first step or of the group: follow the "More" arrow.
-            more = buttons(message).get("More")
+            # On another page of the first step or of the group: follow the "More" arrow (in the
+            # table's language).
+            more = buttons(message).get(words(table.language).gettext("More"))
             assert more is not None, f"no way to option {index} on {choices}"
             step = (more, None)
         await press(world, user, message, *step)

@@ -12,16 +12,17 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 import simcord.interactions
 
 import engine.words
 import renderers
 from cogs.platform.board import board_job
-from cogs.platform.ids import LobbyOp
+from cogs.platform.ids import GroupRef, LobbyOp
 from cogs.platform.pacing import LANGUAGE_VALUE
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import table_of
+from tests.cogs.helpers import add_bot, components, fresh, play_greedily, press, refs, table_of
 from tests.cogs.test_days import select_id
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
@@ -173,3 +174,68 @@ def test_every_language_has_its_own_name() -> None:
     from engine.words import LANGUAGES
 
     assert list(LANGUAGE_NAMES) == list(LANGUAGES)
+
+
+async def test_the_turn_menu_and_its_second_step_speak_the_tables_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    """The game's own labels and question (Buttons' are in the catalog), and a group's second step
+    (its question, Back and page arrows), in the table's language, not the platform's English."""
+    await world.alice.slash(world.channel, "play buttons", language="pl")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    await world.idle()
+    board = world.board()
+    labels = [c.label for c in components(board) if isinstance(c, discord.Button)]
+    labels += [o.label for c in components(board) if isinstance(c, discord.SelectMenu) for o in c.options]
+    assert labels and all(label.startswith(MARK) for label in labels), labels
+    question = board.content.splitlines()[-1]
+    assert "alice" in question and question.startswith(MARK), board.content
+
+
+async def test_a_groups_second_step_speaks_the_tables_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    await world.alice.slash(world.channel, "play tomatoes", language="ko")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    for _ in range(20):
+        await world.idle()
+        board = world.board()
+        group = next(((cid, value) for ref, cid, value in refs(board) if isinstance(ref, GroupRef)), None)
+        if group is not None:
+            break
+        await play_greedily(world, moves=1)
+    assert group is not None, "alice was offered a group of options"
+    await press(world, world.alice, board, *group)
+    step = fresh(world, board)
+    labels = [c.label for c in components(step) if isinstance(c, discord.Button)]
+    assert MARK + "Back" in labels and not {"Back", "More", "Previous"} & set(labels), labels
+
+
+async def test_every_line_of_a_whole_games_posts_speaks_the_tables_language(
+    world: Harness, pseudo: dict[int, str]
+) -> None:
+    """Buttons, whose words are all in the catalog: the lobby's option line, every board's log lines,
+    questions and the final scores, in the table's language; /game log in the reader's."""
+    pseudo[world.bob.id] = "ko"
+    await world.alice.slash(world.channel, "play buttons", language="pl")
+    lobby = world.channel.last_message
+    assert lobby is not None
+    await add_bot(world.alice, lobby)
+    await world.alice.click(lobby_now(world, lobby), label=MARK + "Start")
+    assert await play_greedily(world, moves=10_000) > 0
+    assert (await table_of(world)).status.value == "finished"
+    every = [*world.channel.history(), *world.thread().history()]
+    said = [m for m in every if m.author.id == world.bot.user.id and m.type is discord.MessageType.default]
+    unspoken = [line for m in said for line in m.content.splitlines() if line and not spoken(line)]
+    assert len(said) > 5 and unspoken == []
+    watched = slash_answer(await world.watcher.slash(world.thread(), "game log"))
+    logged = [line for line in watched.splitlines() if line.startswith("-# • ") or line.startswith("• ")]
+    assert MARK not in watched, "the English spectator's log is in English"
+    read = slash_answer(await world.bob.slash(world.thread(), "game log"))
+    assert read.count(MARK) > len(logged) // 2, "the log in the reader's language"
