@@ -18,6 +18,7 @@ import discord
 import pytest
 import simcord.interactions
 
+from cogs.games import get_ui
 from cogs.platform.answers import WATCHER
 from cogs.platform.ids import ActRef
 from cogs.platform.text import LANGUAGE_NAMES
@@ -107,8 +108,9 @@ async def test_a_full_game_at_a_table_in_a_language_through_discord(
     final = await table_of(world)
     assert final.status is TableStatus.FINISHED and final.outcome is not None
     ending = world.board().content
-    assert words(language).gettext(FINAL, game=words(language).gettext(title), table=final.id) in ending, ending
-    assert words(language).gettext(FINAL, game=title, table=final.id) in ending, ending
+    title = get_ui(game).title
+    said_title = words(language).gettext(title)
+    assert words(language).gettext(FINAL, game=said_title, table=final.id) in ending, ending
     assert translated(language, FINAL) and ENGLISH.gettext(FINAL, game=title, table=final.id) not in ending
     if language in SCRIPTS:
         said = posts(world)
