@@ -44,7 +44,7 @@ class Upkeep(commands.Cog):
         answer the clicks the last process acknowledged and never finished."""
         self.service.subscribe(self.table_changed)
         # Read now, before this process can take a click: every row is the last process's.
-        owed = await clicks.owed(self.service.store)
+        owed = await clicks.owed(self.service.store, self.service.shards)
         if owed:
             self._answering = asyncio.create_task(
                 clicks.answer_owed(self.bot, self.service.store, owed), name="meeple-owed-clicks"

@@ -36,6 +36,8 @@ class PendingClick:
     move: bool
     """Whether the click plays a move (its answer says "not played")."""
     created_at: float
+    guild_id: int | None = None
+    """The server the click came from (None: a direct message); with no table, it decides the shard."""
     closed: bool = False
 
 

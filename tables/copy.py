@@ -1,6 +1,6 @@
 """`python -m tables.copy SOURCE TARGET [--replace]`: every table, record, setting and rating, copied.
 
-SOURCE and TARGET are SQLite files (or, with the PostgreSQL store, postgresql:// URLs). The
+SOURCE and TARGET are SQLite files or postgresql:// URLs, either way round. The
 target is brought to the current schema, then every row of the schema's tables is copied in
 one transaction, with the same ids. The copy is then checked: each table holds as many rows as
 the source's, and every game with a seed is replayed from the target's record and checked as
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import re
 import sqlite3
 import sys
@@ -33,6 +32,7 @@ from tables.database import DatabaseLock
 from tables.errors import StoreOpenError, StoreUnavailable
 from tables.migrations import MIGRATIONS
 from tables.store import Store
+from tables.store import open_store as open_any
 from tables.store.rows import fetch_all
 
 LEFT_OUT = frozenset({"clock_leases", "pending_clicks"})
@@ -92,26 +92,19 @@ class Report:
 
 
 async def open_store(where: str) -> Store:
-    """The store at `where`: a SQLite file, or a postgresql:// URL (with the PostgreSQL store)."""
-    if where.startswith(POSTGRES):
-        try:
-            module: Any = importlib.import_module("tables.store.postgres")
-        except ImportError:
-            raise CopyRefused(
-                "this Meeple has no PostgreSQL store: a postgresql:// URL cannot be used"
-            ) from None
-        opened: Store = await module.PostgresStore.open(where)
-        return opened
-    return await Store.open(where)
+    """The store at `where`: a SQLite file, or a postgresql:// URL."""
+    return await open_any(where)
 
 
 def _columns(conn: sqlite3.Connection, table: str, cursor: Any) -> list[str]:
-    """The column names of a query's rows (the cursor's description, else the catalog)."""
+    """The column names of a query's rows (the cursor's description, else PostgreSQL's catalog)."""
     description = getattr(cursor, "description", None)
     if description:
         return [str(d[0]) for d in description]
+    # Of the store's own schema: information_schema has a `tables` of its own.
     rows = conn.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
         (table,),
     ).fetchall()
     return [str(r[0]) for r in rows]
@@ -162,8 +155,8 @@ async def copy_store(source: Store, target: Store, *, replace: bool = False) -> 
                 conn.executemany(sql, batch)
 
     await target.write(unit)
-    # A store whose ids come from a sequence (PostgreSQL's identity columns) moves it past the
-    # copied ids here, so its next table does not take a copied one's id.
+    # PostgreSQL's identity columns: their sequences move past the copied ids here, so the next
+    # table does not take a copied one's id (SQLite's AUTOINCREMENT follows the rows by itself).
     after_copy = getattr(target, "after_copy", None)
     if after_copy is not None:
         await after_copy()

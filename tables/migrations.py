@@ -326,6 +326,11 @@ MIGRATIONS: tuple[str, ...] = (
         generation INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 17: the server a journalled click came from, so that a restarting shard process answers only
+    # the clicks its own shards received (a click with no table: a leaderboard page). Portable SQL.
+    """
+    ALTER TABLE pending_clicks ADD COLUMN guild_id INTEGER;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -2,10 +2,13 @@
 
 A table belongs to the shard of its server, `(guild_id >> 22) % shard_count` (Discord's rule: that
 shard's gateway session receives the server's events, so its clicks). A process runs the bot
-seats of the tables of its own shards only. Turn clocks (reminders, timeouts) need no gateway:
-any process can fire them, so they follow a lease per shard kept in the store (`clock_leases`),
-which each process renews for its own shards; when a process stops renewing (it died), the
-others take its shards' clocks once the lease runs out, and hand them back when it returns.
+seats of the tables of its own shards only, and only it mends their boards (the board keeper's
+sweep, upkeep's check for deleted boards) and answers the clicks a restart cut short (a click
+with no table goes by the server it came from; a direct message's, to shard 0). Turn clocks
+(reminders, timeouts) need no gateway: any process can fire them, so they follow a lease per
+shard kept in the store (`clock_leases`), which each process renews for its own shards; when a
+process stops renewing (it died), the others take its shards' clocks once the lease runs out,
+and hand them back when it returns.
 """
 
 from __future__ import annotations

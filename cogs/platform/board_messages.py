@@ -74,7 +74,7 @@ class BoardMessages:
     async def _unsure_tables(self) -> set[int]:
         """The tables whose last post may have got out unrecorded (read once: those behind at start)."""
         if self._unsure is None:
-            self._unsure = set(await self.service.store.boards_behind())
+            self._unsure = set(await self.service.boards_behind())
         return self._unsure
 
     async def may_have_stray(self, table: Table, record: BoardRecord) -> bool:

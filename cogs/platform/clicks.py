@@ -23,6 +23,7 @@ from engine.words import N_
 from tables import clicks
 from tables.clicks import ANSWER_WINDOW, PendingClick
 from tables.errors import StoreUnavailable
+from tables.shards import ShardSet
 from tables.store import Store
 
 log = logging.getLogger("meeple.cogs.clicks")
@@ -64,6 +65,7 @@ async def journalled(
         table_id,
         ref is not None and plays_a_move(ref, values),
         time.time(),  # Discord's window runs on real time, whatever clock the tables keep
+        interaction.guild_id,
     )
     write = asyncio.ensure_future(store.journal_click(pending))
     click: PendingClick | None = pending
@@ -95,10 +97,13 @@ async def _close(store: Store, click: PendingClick, write: asyncio.Future[None])
         log.warning("click %s (table %s) left in the journal: %s", click.id, click.table_id, failure)
 
 
-async def owed(store: Store) -> list[PendingClick]:
-    """The clicks the last process acknowledged and never finished (read before any new click)."""
+async def owed(store: Store, shards: ShardSet | None = None) -> list[PendingClick]:
+    """The clicks the last process acknowledged and never finished (read before any new click).
+
+    With shards, only those its shards received: another process's clicks may be in flight.
+    """
     try:
-        return await store.journalled_clicks()
+        return await store.journalled_clicks(shards)
     except StoreUnavailable as exc:
         log.warning("the journal of clicks could not be read: %s", type(exc).__name__)
         return []

@@ -296,11 +296,11 @@ class TableService(TableCore):
 
     async def boards_behind(self) -> list[int]:
         """Ids of the games whose board on Discord is not known to show the stored game (the ledger)."""
-        return await self.store.boards_behind()
+        return await self.store.boards_behind(self.shards)
 
     async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
         """(id, thread, board message) of games in play, by id from `after` (the ledger, read)."""
-        return await self.store.boards_in_play(after, limit)
+        return await self.store.boards_in_play(after, limit, self.shards)
 
     # -- queries ------------------------------------------------------------
 

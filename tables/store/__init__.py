@@ -42,18 +42,10 @@ from tables.store.rows import (
     event_to_json,
     fetch_all,
     fetch_tables,
+    on_shards,
 )
 
 log = logging.getLogger(__name__)
-
-
-def _on_shards(shards: ShardSet | None) -> tuple[str, tuple[int, ...]]:
-    """A condition on `tables t` keeping the tables of these shards (none: every table), and its values."""
-    if shards is None:
-        return "", ()
-    # (guild_id >> 22) % count, written with division: both SQLite and PostgreSQL take it.
-    marks = ", ".join("?" for _ in shards.ids)
-    return f" AND (t.guild_id / 4194304) % ? IN ({marks})", (shards.count, *sorted(shards.ids))
 
 
 __all__ = [
@@ -81,17 +73,29 @@ async def open_store(target: str | Path) -> Store:
 class Store(Boards):
     """The SQLite database behind the tables; every failure surfaces as StoreUnavailable."""
 
-    async def journalled_clicks(self) -> list[clicks.PendingClick]:
-        """Every click acknowledged and not done, oldest first."""
+    async def journalled_clicks(self, shards: ShardSet | None = None) -> list[clicks.PendingClick]:
+        """Every click acknowledged and not done, oldest first (those `shards` receive, if given).
+
+        A click belongs to the shard of its table's server, else of the server it came from; a
+        click from a direct message (no server) to shard 0, which Discord sends them to.
+        """
+        where, params = on_shards(shards, "COALESCE(t.guild_id, c.guild_id, 0)")
         rows = await self._read(
             fetch_all,
-            "SELECT id, application_id, token, table_id, move, created_at FROM pending_clicks"
-            " ORDER BY created_at, id",
-            (),
+            "SELECT c.id, c.application_id, c.token, c.table_id, c.move, c.created_at, c.guild_id"
+            " FROM pending_clicks c LEFT JOIN tables t ON t.id = c.table_id"
+            f" WHERE 1 = 1{where} ORDER BY c.created_at, c.id",
+            params,
         )
         return [
             clicks.PendingClick(
-                int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else int(r[3]), bool(r[4]), float(r[5])
+                int(r[0]),
+                int(r[1]),
+                str(r[2]),
+                None if r[3] is None else int(r[3]),
+                bool(r[4]),
+                float(r[5]),
+                None if r[6] is None else int(r[6]),
             )
             for r in rows
         ]
@@ -155,7 +159,7 @@ class Store(Boards):
 
     async def due(self, now: float, shards: ShardSet | None = None) -> list[tuple[int, Deadline]]:
         """Every armed clock due at `now`, earliest first, as (table id, deadline); of `shards` if given."""
-        where, params = _on_shards(shards)
+        where, params = on_shards(shards)
         rows = await self._read(
             fetch_all,
             "SELECT d.table_id, d.seat, d.kind, d.due_at, d.count FROM deadlines d"
@@ -167,7 +171,7 @@ class Store(Boards):
 
     async def next_due(self, shards: ShardSet | None = None) -> float | None:
         """When the earliest armed clock is due, if any (of `shards`' tables, if given)."""
-        where, params = _on_shards(shards)
+        where, params = on_shards(shards)
         rows = await self._read(
             fetch_all,
             f"SELECT MIN(d.due_at) FROM deadlines d JOIN tables t ON t.id = d.table_id WHERE 1 = 1{where}",

@@ -13,6 +13,7 @@ import logging
 import sqlite3
 
 from tables.errors import StoreUnavailable
+from tables.shards import ShardSet
 from tables.store.rows import (
     BEHIND,
     BOARD_COLUMNS,
@@ -21,6 +22,7 @@ from tables.store.rows import (
     board_row,
     build_record,
     fetch_all,
+    on_shards,
 )
 from tables.store.writes import Writes
 
@@ -79,13 +81,15 @@ class Boards(Writes):
                 waiting.retired,
             )
 
-    async def boards_behind(self) -> list[int]:
-        """Ids of the games (in play or just finished) whose board is not known to be up to date."""
+    async def boards_behind(self, shards: ShardSet | None = None) -> list[int]:
+        """Ids of the games (in play or just finished) whose board is not known to be up to date
+        (of `shards`' servers, if given)."""
+        where, params = on_shards(shards)
         rows = await self._read(
             fetch_all,
             "SELECT t.id, t.version FROM tables t JOIN boards b ON b.table_id = t.id"
-            f" WHERE {BEHIND} ORDER BY t.id",
-            (),
+            f" WHERE {BEHIND}{where} ORDER BY t.id",
+            params,
         )
         behind = []
         for table_id, version in rows:
@@ -94,14 +98,18 @@ class Boards(Writes):
                 behind.append(int(table_id))
         return behind
 
-    async def boards_in_play(self, after: int = 0, limit: int = 100) -> list[tuple[int, int, int]]:
-        """(id, thread, board message) of the games in play with a board message, by id above `after`."""
+    async def boards_in_play(
+        self, after: int = 0, limit: int = 100, shards: ShardSet | None = None
+    ) -> list[tuple[int, int, int]]:
+        """(id, thread, board message) of the games in play with a board message, by id above `after`
+        (of `shards`' servers, if given)."""
+        where, params = on_shards(shards)
         rows = await self._read(
             fetch_all,
             "SELECT t.id, t.thread_id, b.message_id FROM tables t JOIN boards b ON b.table_id = t.id"
             " WHERE t.status = 'playing' AND t.thread_id IS NOT NULL AND b.message_id IS NOT NULL"
-            " AND t.id > ? ORDER BY t.id LIMIT ?",
-            (after, limit),
+            f" AND t.id > ?{where} ORDER BY t.id LIMIT ?",
+            (after, *params, limit),
         )
         found = []
         for table_id, thread_id, message_id in rows:

@@ -170,6 +170,19 @@ class PostgresStore(Store):
             generated_ids=frozenset(str(row[0]) for row in generated),
         )
 
+    async def after_copy(self) -> None:
+        """Move each table's id sequence past the ids a copy wrote (`python -m tables.copy`).
+
+        Rows inserted with their ids leave an identity column's sequence where it was, so the
+        next new table would take a copied one's id.
+        """
+        async with self._pool.acquire() as con:
+            for table in sorted(self._dialect.generated_ids):
+                await con.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                    f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                )
+
     async def close(self) -> None:
         """Write the board records still waiting, close the pool (waiting for the connections in use)
         and the worker threads."""

@@ -15,6 +15,7 @@ from engine.games import get_rules
 from engine.words import N_
 from tables.errors import TableError
 from tables.models import Deadline, DeadlineKind, SeatInfo, Table, TableStatus, Timing
+from tables.shards import ShardSet
 
 TABLE_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, host_id, "
@@ -260,3 +261,12 @@ def build_table(
         barred=tuple((int(user_id), str(name)) for user_id, name in barred_rows),
         language=str(row[-1]),
     )
+
+
+def on_shards(shards: ShardSet | None, guild: str = "t.guild_id") -> tuple[str, tuple[int, ...]]:
+    """A condition keeping rows whose `guild` (an expression) is on `shards` (None: all); its values."""
+    if shards is None:
+        return "", ()
+    # (guild_id >> 22) % count, written with division: both SQLite and PostgreSQL take it.
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND ({guild} / 4194304) % ? IN ({marks})", (shards.count, *sorted(shards.ids))

@@ -243,12 +243,21 @@ class Writes(Connection):
 
     async def journal_click(self, click: clicks.PendingClick) -> None:
         """Store an acknowledged click until it is done (one statement)."""
-        row = (click.id, click.application_id, click.token, click.table_id, int(click.move), click.created_at)
+        row = (
+            click.id,
+            click.application_id,
+            click.token,
+            click.table_id,
+            int(click.move),
+            click.created_at,
+            click.guild_id,
+        )
 
         def unit(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT OR REPLACE INTO pending_clicks"
-                " (id, application_id, token, table_id, move, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                " (id, application_id, token, table_id, move, created_at, guild_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
 

@@ -10,8 +10,10 @@ import discord
 import pytest
 
 from cogs.platform import clicks
-from tables import Store
+from cogs.upkeep import Upkeep
+from tables import Store, TableService
 from tables.clicks import ANSWER_WINDOW, PendingClick
+from tables.shards import ShardSet
 
 
 class Refused(discord.HTTPException):
@@ -71,3 +73,32 @@ async def test_every_owed_click_is_answered_while_its_token_is_good_then_forgott
         ("token-move", clicks.NOT_PLAYED, True),
     ]
     assert "token-" not in caplog.text, "a token was logged"
+
+
+async def test_a_shard_process_answers_only_the_clicks_its_shards_received(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await Store.open(tmp_path / "meeple.sqlite3")
+    service = TableService(store, clock_loop=False, shards=ShardSet(2, frozenset({1})))
+    now = time.time()
+    on_0, on_1 = 4 << 22 | 5, 7 << 22 | 5
+    for click in (
+        PendingClick(1, 9, "token-shard-0", None, False, now - 5, on_0),
+        PendingClick(2, 9, "token-shard-1", None, False, now - 5, on_1),
+        PendingClick(3, 9, "token-direct", None, False, now - 5, None),
+    ):
+        await store.journal_click(click)
+    hooks = Hooks(refuse=set())
+    monkeypatch.setattr(discord.Webhook, "from_state", hooks.from_state)
+    bot: Any = type("Bot", (), {"tables": service, "_connection": object(), "is_ready": lambda self: False})()
+    upkeep = Upkeep(bot)
+    try:
+        await upkeep.cog_load()
+        assert upkeep._answering is not None
+        assert await upkeep._answering == 1
+        # The other process's clicks (shard 0's, and a direct message's) are left to it.
+        assert [c.id for c in await store.journalled_clicks()] == [1, 3]
+    finally:
+        await upkeep.cog_unload()
+        await service.close()
+    assert hooks.sent == [("token-shard-1", clicks.NOT_DONE, True)]

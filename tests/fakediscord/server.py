@@ -75,6 +75,11 @@ class FakeDiscord:
         self.ack_limit = ack_limit
         self.heartbeat_interval = heartbeat_interval
         self.token = "fake-token"
+        self.interactions_everywhere = False
+        """Send each interaction to every session, whatever its shard, each as an interaction of its
+        own (its id and token): the same click handled by two processes at once."""
+        self.twins: list[Interaction] = []
+        """The interactions the last click sent while `interactions_everywhere` was set."""
         self.application_id = snowflake()
         self.bot_user = User(self.application_id, "Meeple", bot=True)
         self.owner = User(snowflake(), "Owner")
@@ -321,6 +326,21 @@ class FakeDiscord:
     async def _interact(
         self, kind: int, user: User, channel: Channel, data: dict[str, Any], message: Message | None = None
     ) -> Interaction:
+        if not self.interactions_everywhere:
+            interaction, payload = self._interaction(kind, user, channel, data, message)
+            await self.dispatch("INTERACTION_CREATE", payload)
+            return interaction
+        self.twins = []
+        for sock in [s for s in self._sockets if s.ready]:
+            interaction, payload = self._interaction(kind, user, channel, data, message)
+            self.twins.append(interaction)
+            await sock.send({"op": 0, "t": "INTERACTION_CREATE", "s": sock.next_seq(), "d": payload})
+        await self._notify()
+        return self.twins[0]
+
+    def _interaction(
+        self, kind: int, user: User, channel: Channel, data: dict[str, Any], message: Message | None
+    ) -> tuple[Interaction, dict[str, Any]]:
         interaction = Interaction(
             id=snowflake(),
             token=secrets.token_urlsafe(24),
@@ -353,8 +373,7 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message.payload()
-        await self.dispatch("INTERACTION_CREATE", payload)
-        return interaction
+        return interaction, payload
 
     # -- waiting -----------------------------------------------------------------
 

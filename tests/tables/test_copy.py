@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from engine.core import Action
-from tables import Store, TableService
+from tables import Store, TableService, open_store
 from tables.copy import LEFT_OUT, CopyRefused, copied_tables, copy_between, copy_store, main, read_everything
-from tests.tables.conftest import BOB, HOST, FakeClock, started
+from tests.pgcluster import Cluster
+from tests.tables.conftest import BOB, HOST, FakeClock, empty_pg_database, started
 from tests.tables.test_results import play_out
 
 STRIDE2 = Action.of("stride", n=2)
@@ -98,3 +99,28 @@ def test_a_missing_source_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main([str(tmp_path / "absent.db"), str(tmp_path / "b.db")]) == 1
     assert "there is no database at" in capsys.readouterr().err
     assert not (tmp_path / "b.db").exists()
+
+
+async def test_sqlite_to_postgresql_and_back_gives_the_same_rows_and_every_record_replays(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    source, back = tmp_path / "a.db", tmp_path / "c.db"
+    await _filled(source)
+    middle = await empty_pg_database(pg_cluster)
+    assert "2 games replayed" in await copy_between(str(source), middle)
+    # The PostgreSQL copy is a working store: new ids follow the copied ones.
+    service = TableService(await open_store(middle), clock=FakeClock(), bot_delay=0)
+    try:
+        rows = _everything(source)
+        fresh = await service.create("race", 1, 10, HOST, "Host")
+        assert fresh.id == max(int(str(r[0])) for r in rows["tables"]) + 1
+        await service.cancel(fresh.id, HOST)
+        await service.store.write(lambda conn: conn.execute("DELETE FROM tables WHERE id = ?", (fresh.id,)))
+    finally:
+        await service.close()
+    assert "2 games replayed" in await copy_between(middle, str(back))
+    assert rows["ratings"] and rows["results"] and rows["players"] and rows["packed_logs"]
+    assert _everything(back) == rows
+    # Refused into a PostgreSQL database that holds data, as into a file.
+    with pytest.raises(CopyRefused, match="already holds data"):
+        await copy_between(str(source), middle)

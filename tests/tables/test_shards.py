@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from cogs.platform import clicks
 from engine.core import Action
-from tables import DeadlineKind, NoticeKind, Store, Table, TableService
+from tables import DeadlineKind, NoticeKind, Store, Table, TableService, open_store
+from tables.clicks import PendingClick
 from tables.models import HOUR
 from tables.shards import (
     LEASE_SECONDS,
@@ -20,6 +22,7 @@ from tables.shards import (
     shard_of,
     spans,
 )
+from tables.store import BoardRecord
 from tests.tables.conftest import CHANNEL, HOST, FakeClock, Recorder
 
 ON_0 = 4 << 22 | 12345
@@ -145,3 +148,44 @@ async def test_the_lease_write_is_guarded_by_the_generation_read(store: Store) -
     # "a" takes shard 0 back from b (its own shard, once lapsed), and shard 1 only when lapsed.
     assert await store.claim_clock_leases(home0, "a", 100.0 + LEASE_SECONDS) == frozenset({0, 1})
     assert await store.claim_clock_leases(home0, "a", 100.0 + LEASE_SECONDS + 1) == frozenset({0, 1})
+
+
+async def test_board_checks_and_owed_clicks_keep_to_the_process_s_shards(database: str) -> None:
+    """The board sweep, upkeep's board checks and the start-up's owed clicks: this process's shards only."""
+    store = await open_store(database)
+    first = TableService(store, bot_delay=0, clock_loop=False, shards=ShardSet(2, frozenset({0})))
+    second = TableService(store, bot_delay=0, clock_loop=False, shards=ShardSet(2, frozenset({1})))
+    alone = TableService(store, bot_delay=0, clock_loop=False)
+    try:
+        games = {}
+        for guild, thread in ((ON_0, 900), (ON_1, 910)):
+            table = await first.create("race", guild, CHANNEL, HOST, "Host")
+            await first.join(table.id, 102, "Bob")
+            table = await first.set_thread((await first.start_game(table.id, HOST)).table.id, thread)
+            # A board posted for an earlier version: in play, and behind.
+            await store.save_board(BoardRecord(table.id, message_id=thread + 1, version=-1))
+            games[guild] = table.id
+        mine, theirs = games[ON_0], games[ON_1]
+        assert await first.boards_behind() == [mine]
+        assert await second.boards_behind() == [theirs]
+        assert await alone.boards_behind() == [mine, theirs]
+        assert await first.boards_in_play() == [(mine, 900, 901)]
+        assert await second.boards_in_play() == [(theirs, 910, 911)]
+        assert await second.boards_in_play(after=theirs) == []
+        assert len(await alone.boards_in_play()) == 2
+
+        journal = [
+            PendingClick(1, 7, "t1", mine, True, 1.0, ON_0),
+            PendingClick(2, 7, "t2", theirs, True, 2.0, ON_1),
+            PendingClick(3, 7, "t3", None, False, 3.0, ON_1),  # a leaderboard page on shard 1's server
+            PendingClick(4, 7, "t4", None, False, 4.0, None),  # a direct message: shard 0's
+        ]
+        for click in journal:
+            await store.journal_click(click)
+        assert [c.id for c in await clicks.owed(store, first.shards)] == [1, 4]
+        assert [c.id for c in await clicks.owed(store, second.shards)] == [2, 3]
+        assert [c.id for c in await clicks.owed(store)] == [1, 2, 3, 4]
+        assert (await clicks.owed(store, second.shards))[1].guild_id == ON_1
+    finally:
+        await first.close()
+        await store.close()
