@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 import pytest
+import simcord.interactions
 
 from cogs.games import get_ui
 from cogs.platform import board as board_module
@@ -203,3 +204,17 @@ async def play_greedily(world: Harness, *, moves: int) -> int:
         played += 1
     await world.idle()
     return played
+
+
+def client_locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """Each member's interactions carry the client locale the returned dict holds for them (else en-US)."""
+    locales: dict[int, str] = {}
+    real = simcord.interactions.base_payload
+
+    def base_payload(backend: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = real(backend, **kwargs)
+        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    return locales

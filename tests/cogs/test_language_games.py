@@ -12,11 +12,9 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import discord
 import pytest
-import simcord.interactions
 
 from cogs.games import get_ui
 from cogs.platform.answers import WATCHER
@@ -26,7 +24,7 @@ from engine.core import LEVELS
 from engine.words import ENGLISH, words
 from tables.models import TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import add_bot, buttons, play_greedily, refs, table_of
+from tests.cogs.helpers import add_bot, buttons, client_locales, play_greedily, refs, table_of
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
 SCRIPTS = {"ko": re.compile("[\uac00-\ud7a3]"), "ru": re.compile("[а-яё]", re.IGNORECASE)}
@@ -41,16 +39,7 @@ CASES = [(game, language) for game in GAMES for language in LANGUAGES]
 @pytest.fixture
 def clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
     """The client locale of each member id, as its interactions carry it (en-US if absent)."""
-    locales: dict[int, str] = {}
-    real = simcord.interactions.base_payload
-
-    def base_payload(backend: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = real(backend, **kwargs)
-        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    yield locales
+    yield client_locales(monkeypatch)
 
 
 def translated(language: str, message: str) -> str:

@@ -14,7 +14,6 @@ from typing import Any
 
 import discord
 import pytest
-import simcord.interactions
 
 import engine.words
 import renderers
@@ -22,7 +21,16 @@ from cogs.platform.board import board_job
 from cogs.platform.ids import GroupRef, LobbyOp
 from cogs.platform.pacing import LANGUAGE_VALUE
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import add_bot, components, fresh, play_greedily, press, refs, table_of
+from tests.cogs.helpers import (
+    add_bot,
+    client_locales,
+    components,
+    fresh,
+    play_greedily,
+    press,
+    refs,
+    table_of,
+)
 from tests.cogs.test_days import select_id
 from tests.cogs.test_lobby import lobby_now, slash_answer
 
@@ -48,15 +56,7 @@ class Pseudo(gettext.NullTranslations):
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
     """Pseudo-translated catalogs; returns the client locale of each member id (en-US if absent)."""
-    locales: dict[int, str] = {}
-    real = simcord.interactions.base_payload
-
-    def base_payload(backend: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = real(backend, **kwargs)
-        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    locales = client_locales(monkeypatch)
     monkeypatch.setattr(engine.words, "_catalog", lambda language: Pseudo())
     engine.words.words.cache_clear()
     yield locales
