@@ -38,6 +38,15 @@ class SchemaTooNew(StoreOpenError):
     """The database was written by a newer Meeple than this one."""
 
 
+def schema_too_new(path: str, schema: int) -> SchemaTooNew:
+    """The refusal of a database at `schema`, newer than this Meeple's."""
+    return SchemaTooNew(
+        DatabaseProblem.TOO_NEW,
+        f"the database {path} has schema {schema}, newer than this Meeple's"
+        f" {SCHEMA_VERSION}: run the newer Meeple that wrote it",
+    )
+
+
 class Connection:
     """One aiosqlite connection serving every table; every failure surfaces as StoreUnavailable."""
 
@@ -132,11 +141,7 @@ class Connection:
     async def _migrate(self) -> None:
         current = await self._user_version()
         if current > SCHEMA_VERSION:
-            raise SchemaTooNew(
-                DatabaseProblem.TOO_NEW,
-                f"the database {self.path} has schema {current}, newer than this Meeple's"
-                f" {SCHEMA_VERSION}: run the newer Meeple that wrote it",
-            )
+            raise schema_too_new(self.path, current)
         for step in range(current, SCHEMA_VERSION):
             async with self.transaction() as db:
                 for statement in _statements(MIGRATIONS[step]):

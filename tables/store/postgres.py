@@ -33,8 +33,8 @@ import asyncpg
 
 from tables.errors import DatabaseProblem, StoreOpenError, StoreUnavailable
 from tables.migrations import MIGRATIONS, POSTGRES_STEPS, SCHEMA_VERSION
-from tables.store import BoardRecord, SchemaTooNew, Store
-from tables.store.connection import _statements
+from tables.store import BoardRecord, Store
+from tables.store.connection import _statements, schema_too_new
 from tables.store.dialect import Dialect, Statement, schema_statement
 from tables.store.writes import _SavePlan
 
@@ -133,11 +133,7 @@ class PostgresStore(Store):
         current = await con.fetchval("SELECT max(version) FROM meeple_schema")
         current = 0 if current is None else int(current)
         if current > SCHEMA_VERSION:
-            raise SchemaTooNew(
-                DatabaseProblem.TOO_NEW,
-                f"the database {self.path} has schema {current}, newer than this Meeple's"
-                f" {SCHEMA_VERSION}: run the newer Meeple that wrote it",
-            )
+            raise schema_too_new(self.path, current)
         for step in range(current, SCHEMA_VERSION):
             async with con.transaction():
                 for statement in _statements(POSTGRES_STEPS.get(step, MIGRATIONS[step])):
