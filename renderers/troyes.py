@@ -214,8 +214,11 @@ def _title(view: TroyesState, room: int, w: Words = ENGLISH) -> str:
                 "{left} OF {count} DIE LEFT", "{left} OF {count} DICE LEFT", view.rolled, left=len(view.dice)
             )
         )
-    line = " · ".join([w.gettext("TROYES"), *parts])
-    return line if font(TEXT_MIN).getlength(line) <= room else " · ".join(parts)
+    # Shorter where a language's words are long: without the game's name, then without the phase
+    # (the status line below says what is being done); the last is cut if even that is too long.
+    candidates = [[w.gettext("TROYES"), *parts], parts, [parts[0], *parts[2:]]]
+    lines = [" · ".join(candidate) for candidate in candidates]
+    return next((line for line in lines if font(TEXT_MIN).getlength(line) <= room), lines[-1])
 
 
 def _chosen_lines(view: TroyesState, mover: int | None, seen: list[Seen], w: Words = ENGLISH) -> list[str]:
@@ -311,10 +314,14 @@ GUTTER = 34
 """Room left of each row for the arrow marking the player to move."""
 
 
+STAT_MAX = 150
+"""The widest a figure's column gets ("Influence" is 146 px): a longer head is cut, not the names."""
+
+
 def _stat_widths(w: Words = ENGLISH) -> list[int]:
-    """Each figure's column as wide as its head in the board's language (58 px at least)."""
+    """Each figure's column as wide as its head in the board's language (58 to STAT_MAX px)."""
     face = font(TEXT_MIN)
-    return [max(round(face.getlength(w.gettext(head))), 58) for head in STAT_HEADS]
+    return [min(max(round(face.getlength(w.gettext(head))), 58), STAT_MAX) for head in STAT_HEADS]
 
 
 LINE_W = WIDTH - 2 * PAD - GUTTER - 16
@@ -405,10 +412,20 @@ def _players(
     head, rest = box.take_top(36)
     columns = _stat_columns(head, w)
     for column, title in zip(columns, STAT_HEADS, strict=True):
-        canvas.text((column.right, column.y), w.gettext(title), TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
-    title = w.gettext("Players and their dice") if _dice_out(view) else w.gettext("Players")
+        canvas.text(
+            (column.right, column.y),
+            w.gettext(title),
+            TEXT_MIN,
+            fill=palette.TEXT_DIM,
+            anchor="ra",
+            max_width=column.w + 1,  # the column is the head's width rounded
+        )
     left = head.x + GUTTER
-    canvas.text((left, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=columns[0].x - 14 - left)
+    room = columns[0].x - 14 - left
+    title = w.gettext("Players and their dice") if _dice_out(view) else ""
+    if not title or font(TEXT_MIN).getlength(title) > room:
+        title = w.gettext("Players")
+    canvas.text((left, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=room)
     chosen = _chosen_dice(view)
     for seat, shown in enumerate(seen):
         row, rest = rest.take_top(_row_height(view, seat, shown, seat == viewer, w), GAP)

@@ -46,13 +46,13 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words =
     canvas.panel(box)
     inner = box.inset(12, 10)
     chip = canvas.pill(inner.x, inner.y, LETTERS[spec.colour], TEXT_MIN, COLOUR_FILLS[spec.colour])
-    canvas.text((chip.right + 8, chip.y + chip.h // 2), w.gettext(spec.name), TEXT, anchor="lm")
+    name_x = chip.right + 8
     canvas.text(
-        (inner.right, inner.bottom - 22),
-        w.gettext("wage {wage}", wage=spec.wage),
-        TEXT_MIN,
-        fill=palette.TEXT_DIM,
-        anchor="rm",
+        (name_x, chip.y + chip.h // 2),
+        w.gettext(spec.name),
+        TEXT,
+        anchor="lm",
+        max_width=inner.right - name_x,
     )
     values = {
         row: [v + 1 for v, r in enumerate(spec.row_of_value) if r == row] for row in range(len(spec.rows))
@@ -65,6 +65,8 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words =
         else:
             lines.append([row])
     y = inner.y + 54
+    cy = inner.bottom - 22
+    beside = inner.x  # where the tracks on the wage's line end: the wage stays right of them
     for line in lines:
         x = inner.x
         for row in line:
@@ -79,19 +81,38 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words =
                 )
                 x += round(used) + 8
             x = _track(canvas, x, y, spaces, view.buildings[index]) + TRACK_GAP
+        if y + SPACE > cy - 15:
+            beside = max(beside, x - TRACK_GAP + 8)
         y += SPACE + 10
     lying = view.lying[index] if index < len(view.lying) else []
+    # The expelled citizens' line: "Out", the citizens, and the wage right-aligned. The wage keeps
+    # its word (cut only past the room of "…", one citizen and another "…"); "Out" gives way to it.
+    room = inner.right - beside
     if lying:
-        cy = inner.bottom - 22
-        used = canvas.text((inner.x, cy), w.gettext("Out"), TEXT_MIN, fill=palette.WARNING, anchor="lm")
+        room = min(room, inner.w - 28 - 10 - LYING_ROOM - 4)
+    wage = w.gettext("wage {wage}", wage=spec.wage)
+    wage_w = canvas.text(
+        (inner.right, cy), wage, TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm", max_width=room
+    )
+    if lying:
+        end = inner.right - wage_w - 4
+        out_room = end - inner.x - 10 - LYING_ROOM
+        used = canvas.text(
+            (inner.x, cy), w.gettext("Out"), TEXT_MIN, fill=palette.WARNING, anchor="lm", max_width=out_room
+        )
         x = inner.x + round(used) + 10
+        every = x + len(lying) * 62 - 6 <= end
         for owner in lying:
-            if x + 56 > inner.right - 110:
+            if not every and x + 56 + 30 > end:
                 canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
                 break
             canvas.paste_centred(lying_citizen(56, 36, owner), x + 28, cy)
             owner_mark(canvas, x + 28, cy, owner)
             x += 62
+
+
+LYING_ROOM = 56 + 6 + 28 + 2
+"""Room after "Out" for one expelled citizen and the "…" that says more lie there."""
 
 
 TRACK_PAD = 7
@@ -182,10 +203,17 @@ def cathedral(canvas: Canvas, box: Box, view: TroyesState, w: Words = ENGLISH) -
     """Six columns (die values) of three levels, bottom up; each cube shows its owner's number."""
     canvas.panel(box)
     inner = box.inset(14, 16)
-    canvas.text((inner.x, inner.y), w.gettext("Cathedral"), TEXT, anchor="la")
+    used = canvas.text((inner.x, inner.y), w.gettext("Cathedral"), TEXT, anchor="la", max_width=inner.w)
     vp = board().const("vp_per_cube")
-    per_cube = w.ngettext("+{count} VP a cube", "+{count} VP a cube", vp)
-    canvas.text((inner.right, inner.y + 2), per_cube, TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
+    room = inner.w - round(used) - 16
+    # The shorter "+1 VP" where a language's "+1 VP a cube" does not fit beside the heading.
+    for note in (
+        w.ngettext("+{count} VP a cube", "+{count} VP a cube", vp),
+        w.ngettext("+{count} VP", "+{count} VP", vp),
+    ):
+        if _width(note, TEXT_MIN) <= room:
+            canvas.text((inner.right, inner.y + 2), note, TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
+            break
     spec = board()
     levels = spec.cathedral_levels
     left = inner.right - spec.cathedral_columns * CELL
@@ -220,9 +248,16 @@ def cathedral(canvas: Canvas, box: Box, view: TroyesState, w: Words = ENGLISH) -
             anchor="mm",
         )
     base = top + levels * CELL + 8
-    # Short words: the column left of the cathedral's six columns is about 60 px wide.
-    canvas.text((inner.x, base + 18), w.gettext("die"), TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-    canvas.text((inner.x, base + 54), w.gettext("inf"), TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+    # The heads of the columns' two lines, left of the first column: three or four letters. They may
+    # reach under the first column up to its centred digit (the die) or its "+N" (the influence).
+    heads = (
+        (base + 18, w.pgettext("cathedral: die value, 3-4 letters", "die"), 14),
+        (base + 54, w.pgettext("cathedral: influence, 3-4 letters", "inf"), 4),
+    )
+    for y, head, under in heads:
+        canvas.text(
+            (inner.x, y), head, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm", max_width=left - inner.x + under
+        )
 
 
 # -- events ----------------------------------------------------------------------------------
@@ -309,6 +344,7 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words = E
     cy = inner.bottom - 22
     used = canvas.text((inner.x, cy), f"÷{card.divisor}", TEXT, anchor="lm")
     x = inner.x + round(used) + 16
+    vp_left = x + card.banners * 46
     for banner in range(card.banners):
         if banner < len(slot.cubes):
             canvas.paste_centred(cube(40, slot.cubes[banner]), x + 20, cy)
@@ -325,6 +361,7 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words = E
         TEXT_MIN,
         fill=palette.TEXT_DIM,
         anchor="rm",
+        max_width=inner.right - vp_left - 6,
     )
 
 
@@ -399,10 +436,11 @@ def _card(canvas: Canvas, box: Box, view: TroyesState, slot: CardSlot, w: Words 
     inner = Box(edge.right + 8, box.y + 8, box.right - edge.right - 16, box.h - 16)
     canvas.text((inner.x, inner.y + 16), w.gettext(card.name), TEXT_MIN, anchor="lm", max_width=inner.w)
     cy = inner.y + 56
-    used = canvas.text(
-        (inner.x, cy), w.gettext("hire {cost}", cost=card.cost), TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm"
-    )
-    canvas.text((inner.x + round(used) + 18, cy), f"÷{card.divisor}", TEXT_MIN, anchor="lm")
+    divisor = f"÷{card.divisor}"
+    room = inner.w - 18 - _width(divisor, TEXT_MIN) - (34 if card.delayed else 0)
+    hire = w.gettext("hire {cost}", cost=card.cost)
+    used = canvas.text((inner.x, cy), hire, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm", max_width=room)
+    canvas.text((inner.x + round(used) + 18, cy), divisor, TEXT_MIN, anchor="lm")
     if card.delayed:
         canvas.paste_centred(hourglass(30), inner.right - 16, cy)
     cy = inner.y + 104

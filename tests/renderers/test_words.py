@@ -32,6 +32,11 @@ class _Recording(Words):
         self.given.add(said)
         return said
 
+    def pgettext(self, context: str, message: str, /, **fields: object) -> str:
+        said = super().pgettext(context, message, **fields)
+        self.given.add(said)
+        return said
+
 
 _ROMAN = {"I", "II", "III"}
 
