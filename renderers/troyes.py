@@ -18,7 +18,7 @@ from engine.troyes.data import activities, board, characters, events
 from engine.troyes.kinds import NEUTRAL, Colour, Phase
 from engine.troyes.state import Die, TroyesState
 from engine.troyes.text import colour_word
-from engine.words import ENGLISH, N_, Words, count
+from engine.words import ENGLISH, N_, Words
 from engine.words import words as words_in
 from renderers import palette, shapes
 from renderers import troyes_city as city
@@ -90,9 +90,9 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str], *, w: Word
     chosen_lines = _chosen_lines(view, mover, seen, w)
     heights = (
         HEADER_H + STATUS_H * (len(status) - 1) + CHOSEN_H * len(chosen_lines),
-        _players_height(view, seen, viewer),
+        _players_height(view, seen, viewer, w),
         city.BUILDING_H,
-        city.middle_height(view, WIDTH - 2 * PAD),
+        city.middle_height(view, WIDTH - 2 * PAD, w),
         city.cards_height(view),
     )
     canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD, text_levels=TEXT_LEVELS)
@@ -102,12 +102,12 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str], *, w: Word
     buildings, rest = rest.take_top(heights[2], GAP)
     middle, rest = rest.take_top(heights[3], GAP)
     _header(canvas, header, view, status, chosen_lines, w)
-    _players(canvas, players, view, viewer, seen, mover)
+    _players(canvas, players, view, viewer, seen, mover, w)
     for index, box in enumerate(buildings.columns(3, GAP)):
-        city.building(canvas, box, view, index)
-    city.cathedral(canvas, Box(middle.x, middle.y, city.CATHEDRAL_W, city.CATHEDRAL_H), view)
-    city.event_queue(canvas, middle, view)
-    city.cards(canvas, rest, view)
+        city.building(canvas, box, view, index, w)
+    city.cathedral(canvas, Box(middle.x, middle.y, city.CATHEDRAL_W, city.CATHEDRAL_H), view, w)
+    city.event_queue(canvas, middle, view, w)
+    city.cards(canvas, rest, view, w)
     return canvas
 
 
@@ -214,8 +214,11 @@ def _title(view: TroyesState, room: int, w: Words = ENGLISH) -> str:
                 "{left} OF {count} DIE LEFT", "{left} OF {count} DICE LEFT", view.rolled, left=len(view.dice)
             )
         )
-    line = " · ".join([w.gettext("TROYES"), *parts])
-    return line if font(TEXT_MIN).getlength(line) <= room else " · ".join(parts)
+    # Shorter where a language's words are long: without the game's name, then without the phase
+    # (the status line below says what is being done); the last is cut if even that is too long.
+    candidates = [[w.gettext("TROYES"), *parts], parts, [parts[0], *parts[2:]]]
+    lines = [" · ".join(candidate) for candidate in candidates]
+    return next((line for line in lines if font(TEXT_MIN).getlength(line) <= room), lines[-1])
 
 
 def _chosen_lines(view: TroyesState, mover: int | None, seen: list[Seen], w: Words = ENGLISH) -> list[str]:
@@ -305,64 +308,70 @@ def _target_words(view: TroyesState, target: str, w: Words = ENGLISH) -> str:
 
 ROW_PAD = 10
 LINE_H = 48
-STAT_HEADS = ("Deniers", "Influence", "Supply", "VP")
+STAT_HEADS = (N_("Deniers"), N_("Influence"), N_("Supply"), N_("VP"))
 STAT_GAP = 18
 GUTTER = 34
 """Room left of each row for the arrow marking the player to move."""
 
 
-def _stat_widths() -> list[int]:
+STAT_MAX = 150
+"""The widest a figure's column gets ("Influence" is 146 px): a longer head is cut, not the names."""
+
+
+def _stat_widths(w: Words = ENGLISH) -> list[int]:
+    """Each figure's column as wide as its head in the board's language (58 to STAT_MAX px)."""
     face = font(TEXT_MIN)
-    return [max(round(face.getlength(head)), 58) for head in STAT_HEADS]
+    return [min(max(round(face.getlength(w.gettext(head))), 58), STAT_MAX) for head in STAT_HEADS]
 
 
 LINE_W = WIDTH - 2 * PAD - GUTTER - 16
 """The width of a player row's lines, right of the gutter."""
 
 
-def _row_height(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
-    extra = (1 if shown.characters else 0) + (1 if _tags_below(view, seat, shown, is_viewer) else 0)
-    extra += max(0, len(_score_lines(view, seat, shown, is_viewer)) - 1)
+def _row_height(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: Words = ENGLISH) -> int:
+    extra = (1 if shown.characters else 0) + (1 if _tags_below(view, seat, shown, is_viewer, w) else 0)
+    extra += max(0, len(_score_lines(view, seat, shown, is_viewer, w)) - 1)
     return 2 * ROW_PAD + 2 * LINE_H + 6 + extra * LINE_H
 
 
-def _tags_width(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> int:
+def _tags_width(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: Words = ENGLISH) -> int:
     """How wide the row's tags are drawn, with their gaps."""
-    return sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown))
+    return sum(Canvas.pill_width(text, TEXT_MIN) + 8 for text, _ in _tags(view, seat, is_viewer, shown, w))
 
 
-def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> bool:
+def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: Words = ENGLISH) -> bool:
     """Whether the tags need a line of their own, so that a big district keeps full-size dice."""
-    tags = _tags_width(view, seat, shown, is_viewer)
+    tags = _tags_width(view, seat, shown, is_viewer, w)
     return not shown.score and tags + 12 + _district_width(view, seat) > LINE_W
 
 
-def _score_lines(view: TroyesState, seat: int, shown: Seen, is_viewer: bool) -> list[str]:
+def _score_lines(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: Words = ENGLISH) -> list[str]:
     """The final score on as many lines as it needs beside the tags (none before the end)."""
     if not shown.score:
         return []
-    room = LINE_W - _tags_width(view, seat, shown, is_viewer) - 12
-    return pack(_score_parts(shown), " · ", font(TEXT_MIN), room)
+    room = LINE_W - _tags_width(view, seat, shown, is_viewer, w) - 12
+    return pack(_score_parts(shown, w), " · ", font(TEXT_MIN), room)
 
 
 _SCORE_WORDS = {
-    "VP tokens": "tokens",
-    "Uncountered events with a cube": "events",
-    "Tradesmen spaces": "tradesmen",
-    "Cathedral levels missing": "cathedral",
+    "VP tokens": N_("tokens {vp}"),
+    "Uncountered events with a cube": N_("events {vp}"),
+    "Tradesmen spaces": N_("tradesmen {vp}"),
+    "Cathedral levels missing": N_("cathedral {vp}"),
 }
+"""A final score line's short part ({vp} is a signed figure, "−2"), by engine.troyes.scoring's line."""
 
 
-def _score_parts(shown: Seen) -> list[str]:
+def _score_parts(shown: Seen, w: Words = ENGLISH) -> list[str]:
     """The final score in short parts; every dealt character scores for every player."""
     named = {card.name for card in characters().values()}
     parts = [
-        f"{_SCORE_WORDS.get(line, line)} {_signed(vp)}"
+        w.gettext(_SCORE_WORDS[line], vp=_signed(vp))
         for line, vp in shown.score
-        if line not in named and vp
+        if line not in named and vp and line in _SCORE_WORDS
     ]
     by_characters = sum(vp for line, vp in shown.score if line in named)
-    parts.append(f"characters {_signed(by_characters)}")
+    parts.append(w.gettext("characters {vp}", vp=_signed(by_characters)))
     return parts
 
 
@@ -370,8 +379,8 @@ def _signed(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
-def _players_height(view: TroyesState, seen: list[Seen], viewer: int | None) -> int:
-    rows = sum(_row_height(view, seat, shown, seat == viewer) for seat, shown in enumerate(seen))
+def _players_height(view: TroyesState, seen: list[Seen], viewer: int | None, w: Words = ENGLISH) -> int:
+    rows = sum(_row_height(view, seat, shown, seat == viewer, w) for seat, shown in enumerate(seen))
     neutral = GAP + 2 * ROW_PAD + LINE_H if _dice_out(view) else 0
     return 36 + rows + GAP * (len(seen) - 1) + neutral
 
@@ -381,30 +390,48 @@ def _dice_out(view: TroyesState) -> bool:
     return view.phase in (Phase.COUNTER, Phase.ACTIONS)
 
 
-def _stat_columns(box: Box) -> list[Box]:
+def _stat_columns(box: Box, w: Words = ENGLISH) -> list[Box]:
     """The right-aligned columns of the resource figures inside a row box."""
     columns: list[Box] = []
     right = box.right - 16
-    for w in reversed(_stat_widths()):
-        columns.insert(0, Box(right - w, box.y, w, box.h))
-        right -= w + STAT_GAP
+    for width in reversed(_stat_widths(w)):
+        columns.insert(0, Box(right - width, box.y, width, box.h))
+        right -= width + STAT_GAP
     return columns
 
 
 def _players(
-    canvas: Canvas, box: Box, view: TroyesState, viewer: int | None, seen: list[Seen], mover: int | None
+    canvas: Canvas,
+    box: Box,
+    view: TroyesState,
+    viewer: int | None,
+    seen: list[Seen],
+    mover: int | None,
+    w: Words = ENGLISH,
 ) -> None:
     head, rest = box.take_top(36)
-    for column, title in zip(_stat_columns(head), STAT_HEADS, strict=True):
-        canvas.text((column.right, column.y), title, TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
-    title = "Players and their dice" if _dice_out(view) else "Players"
-    canvas.text((head.x + GUTTER, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM)
+    columns = _stat_columns(head, w)
+    for column, title in zip(columns, STAT_HEADS, strict=True):
+        canvas.text(
+            (column.right, column.y),
+            w.gettext(title),
+            TEXT_MIN,
+            fill=palette.TEXT_DIM,
+            anchor="ra",
+            max_width=column.w + 1,  # the column is the head's width rounded
+        )
+    left = head.x + GUTTER
+    room = columns[0].x - 14 - left
+    title = w.gettext("Players and their dice") if _dice_out(view) else ""
+    if not title or font(TEXT_MIN).getlength(title) > room:
+        title = w.gettext("Players")
+    canvas.text((left, head.y), title, TEXT_MIN, fill=palette.TEXT_DIM, max_width=room)
     chosen = _chosen_dice(view)
     for seat, shown in enumerate(seen):
-        row, rest = rest.take_top(_row_height(view, seat, shown, seat == viewer), GAP)
-        _player_row(canvas, row, view, seat, shown, seat == viewer, seat == mover, chosen)
+        row, rest = rest.take_top(_row_height(view, seat, shown, seat == viewer, w), GAP)
+        _player_row(canvas, row, view, seat, shown, seat == viewer, seat == mover, chosen, w)
     if _dice_out(view):
-        _neutral_row(canvas, rest, view, chosen)
+        _neutral_row(canvas, rest, view, chosen, w)
 
 
 def _chosen_dice(view: TroyesState) -> set[int]:
@@ -421,6 +448,7 @@ def _player_row(
     is_viewer: bool,
     to_move: bool,
     chosen: set[int],
+    w: Words = ENGLISH,
 ) -> None:
     if to_move:
         canvas.panel(box, fill=palette.ACTIVE_PANEL, edge=palette.ACTIVE, thickness=4)
@@ -432,7 +460,7 @@ def _player_row(
     mid = box.y + ROW_PAD + LINE_H // 2
     canvas.paste_centred(token(TOKEN, seat), x + TOKEN // 2, mid)
     owner_mark(canvas, x + TOKEN // 2, mid, seat)
-    columns = _stat_columns(box)
+    columns = _stat_columns(box, w)
     name_x = x + TOKEN + 12
     colour = palette.ACTIVE if to_move else palette.TEXT
     canvas.text(
@@ -445,15 +473,15 @@ def _player_row(
         fill = palette.TEXT_DIM if dim else palette.STAR if column is columns[-1] else palette.TEXT
         canvas.text((column.right, mid), figure, NAME, fill=fill, anchor="rm")
     line = Box(x, box.y + ROW_PAD + LINE_H + 6, box.right - 16 - x, LINE_H)
-    below = _tags_below(view, seat, shown, is_viewer)
+    below = _tags_below(view, seat, shown, is_viewer, w)
     right = line.right
-    for text, fill in reversed(_tags(view, seat, is_viewer, shown)):
-        w = canvas.pill_width(text, TEXT_MIN)
-        canvas.pill(right - w, line.y + 3 + (LINE_H if below else 0), text, TEXT_MIN, fill)
-        right -= w + 8
+    for text, fill in reversed(_tags(view, seat, is_viewer, shown, w)):
+        width = canvas.pill_width(text, TEXT_MIN)
+        canvas.pill(right - width, line.y + 3 + (LINE_H if below else 0), text, TEXT_MIN, fill)
+        right -= width + 8
     if below:
         right = line.right
-    score = _score_lines(view, seat, shown, is_viewer)
+    score = _score_lines(view, seat, shown, is_viewer, w)
     if score:
         for index, words in enumerate(score):
             canvas.text(
@@ -464,13 +492,13 @@ def _player_row(
                 max_width=right - 12 - line.x,
             )
     else:
-        _district(canvas, Box(line.x, line.y, right - 12 - line.x, line.h), view, seat, chosen)
+        _district(canvas, Box(line.x, line.y, right - 12 - line.x, line.h), view, seat, chosen, w)
     if shown.characters:
-        names = ", ".join(_character_name(c) for c in shown.characters)
-        label = "Character" if len(shown.characters) == 1 else "Characters"
+        names = ", ".join(_character_name(c, w) for c in shown.characters)
+        said = w.ngettext("Character: {names}", "Characters: {names}", len(shown.characters), names=names)
         canvas.text(
             (x, line.bottom + LINE_H // 2 + (LINE_H if below else 0) + max(0, len(score) - 1) * LINE_H),
-            f"{label}: {names}",
+            said,
             TEXT_MIN,
             fill=palette.TEXT_DIM,
             anchor="lm",
@@ -478,35 +506,37 @@ def _player_row(
         )
 
 
-def _character_name(card_id: str) -> str:
+def _character_name(card_id: str, w: Words = ENGLISH) -> str:
     card = characters().get(card_id)
-    return "?" if card is None else card.name
+    return "?" if card is None else w.gettext(card.name)
 
 
-def _tags(view: TroyesState, seat: int, is_viewer: bool, shown: Seen) -> list[tuple[str, RGB]]:
+def _tags(
+    view: TroyesState, seat: int, is_viewer: bool, shown: Seen, w: Words = ENGLISH
+) -> list[tuple[str, RGB]]:
     tags: list[tuple[str, RGB]] = []
     if shown.winner:
-        tags.append(("WINNER", palette.STAR))
+        tags.append((w.gettext("WINNER"), palette.STAR))
     if view.phase is not Phase.OVER:
         player = view.players[seat]
         if player.passed:
-            tags.append((f"PASSED +{player.pass_money}", palette.TEXT_DIM))
+            tags.append((w.gettext("PASSED +{deniers}", deniers=player.pass_money), palette.TEXT_DIM))
         if seat == view.start and view.round:
-            tags.append(("START", palette.PANEL_EDGE))
+            tags.append((w.gettext("START"), palette.PANEL_EDGE))
     if is_viewer:
-        tags.append(("YOU", palette.GOOD))
+        tags.append((w.gettext("YOU"), palette.GOOD))
     return tags
 
 
-def _neutral_row(canvas: Canvas, box: Box, view: TroyesState, chosen: set[int]) -> None:
+def _neutral_row(canvas: Canvas, box: Box, view: TroyesState, chosen: set[int], w: Words = ENGLISH) -> None:
     canvas.panel(box)
     x = box.x + GUTTER
     mid = box.y + box.h // 2
     canvas.paste_centred(token(TOKEN, NEUTRAL), x + TOKEN // 2, mid)
     owner_mark(canvas, x + TOKEN // 2, mid, NEUTRAL)
-    used = canvas.text((x + TOKEN + 12, mid), "Neutral", NAME, fill=palette.TEXT_DIM, anchor="lm")
+    used = canvas.text((x + TOKEN + 12, mid), w.gettext("Neutral"), NAME, fill=palette.TEXT_DIM, anchor="lm")
     left = x + TOKEN + 12 + round(used) + 24
-    _district(canvas, Box(left, mid - LINE_H // 2, box.right - 16 - left, LINE_H), view, NEUTRAL, chosen)
+    _district(canvas, Box(left, mid - LINE_H // 2, box.right - 16 - left, LINE_H), view, NEUTRAL, chosen, w)
 
 
 _DIE_GAP = 8
@@ -534,7 +564,9 @@ def _district_width(view: TroyesState, owner: int, size: int = DIE) -> int:
     )
 
 
-def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int]) -> None:
+def _district(
+    canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: set[int], w: Words = ENGLISH
+) -> None:
     """An owner's dice on the city square, by colour (R, W, Y letters), highest first.
 
     A player owns at most 12 citizens, so a district has at most 12 dice: they fit a row's line
@@ -542,13 +574,17 @@ def _district(canvas: Canvas, box: Box, view: TroyesState, owner: int, chosen: s
     """
     groups = _groups(view, owner)
     if not groups:
-        words = "no dice" if _dice_out(view) else ""
+        words = w.gettext("no dice") if _dice_out(view) else ""
         if view.phase is Phase.PLACEMENT and owner != NEUTRAL:
             left = view.placement_order.count(owner)
             words = (
-                f"{count(left, 'starting citizen', 'starting citizens')} to place" if left else "all placed"
+                w.ngettext("{count} starting citizen to place", "{count} starting citizens to place", left)
+                if left
+                else w.gettext("all placed")
             )
-        canvas.text((box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        canvas.text(
+            (box.x, box.y + box.h // 2), words, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm", max_width=box.w
+        )
         return
     x = box.x
     cy = box.y + box.h // 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import Colour
 from engine.troyes.state import CardSlot, TroyesState
-from engine.words import noun
+from engine.words import ENGLISH, N_, Words
 from renderers import palette, shapes
 from renderers.kit import Canvas
 from renderers.layout import Box
@@ -35,7 +35,7 @@ BUILDING_H = 300
 SPACE = 50
 
 
-def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
+def building(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words = ENGLISH) -> None:
     """A building: its rows of numbered spaces (entry on the left), and the expelled citizens.
 
     Each row is a sunken track holding its spaces, each space numbered as the buttons name it
@@ -46,9 +46,13 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
     canvas.panel(box)
     inner = box.inset(12, 10)
     chip = canvas.pill(inner.x, inner.y, LETTERS[spec.colour], TEXT_MIN, COLOUR_FILLS[spec.colour])
-    canvas.text((chip.right + 8, chip.y + chip.h // 2), spec.name, TEXT, anchor="lm")
+    name_x = chip.right + 8
     canvas.text(
-        (inner.right, inner.bottom - 22), f"wage {spec.wage}", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm"
+        (name_x, chip.y + chip.h // 2),
+        w.gettext(spec.name),
+        TEXT,
+        anchor="lm",
+        max_width=inner.right - name_x,
     )
     values = {
         row: [v + 1 for v, r in enumerate(spec.row_of_value) if r == row] for row in range(len(spec.rows))
@@ -61,6 +65,8 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
         else:
             lines.append([row])
     y = inner.y + 54
+    cy = inner.bottom - 22
+    beside = inner.x  # where the tracks on the wage's line end: the wage stays right of them
     for line in lines:
         x = inner.x
         for row in line:
@@ -75,19 +81,38 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
                 )
                 x += round(used) + 8
             x = _track(canvas, x, y, spaces, view.buildings[index]) + TRACK_GAP
+        if y + SPACE > cy - 15:
+            beside = max(beside, x - TRACK_GAP + 8)
         y += SPACE + 10
     lying = view.lying[index] if index < len(view.lying) else []
+    # The expelled citizens' line: "Out", the citizens, and the wage right-aligned. The wage keeps
+    # its word (cut only past the room of "…", one citizen and another "…"); "Out" gives way to it.
+    room = inner.right - beside
     if lying:
-        cy = inner.bottom - 22
-        used = canvas.text((inner.x, cy), "Out", TEXT_MIN, fill=palette.WARNING, anchor="lm")
+        room = min(room, inner.w - 28 - 10 - LYING_ROOM - 4)
+    wage = w.gettext("wage {wage}", wage=spec.wage)
+    wage_w = canvas.text(
+        (inner.right, cy), wage, TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm", max_width=room
+    )
+    if lying:
+        end = inner.right - wage_w - 4
+        out_room = end - inner.x - 10 - LYING_ROOM
+        used = canvas.text(
+            (inner.x, cy), w.gettext("Out"), TEXT_MIN, fill=palette.WARNING, anchor="lm", max_width=out_room
+        )
         x = inner.x + round(used) + 10
+        every = x + len(lying) * 62 - 6 <= end
         for owner in lying:
-            if x + 56 > inner.right - 110:
+            if not every and x + 56 + 30 > end:
                 canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")
                 break
             canvas.paste_centred(lying_citizen(56, 36, owner), x + 28, cy)
             owner_mark(canvas, x + 28, cy, owner)
             x += 62
+
+
+LYING_ROOM = 56 + 6 + 28 + 2
+"""Room after "Out" for one expelled citizen and the "…" that says more lie there."""
 
 
 TRACK_PAD = 7
@@ -138,34 +163,35 @@ CELL = 60
 CATHEDRAL_H = EVENTS_TOP + BESIDE * EVENT_H + (BESIDE - 1) * EVENT_GAP
 
 
-def middle_height(view: TroyesState, w: int) -> int:
+def middle_height(view: TroyesState, w: int, words: Words = ENGLISH) -> int:
     """The cathedral with the event queue beside it and, when long, below it, in a band `w` wide."""
     below = max(0, len(view.queue) - BESIDE)
-    return _below_top(view, w) - EVENT_GAP + ((below + 1) // 2) * (EVENT_H + EVENT_GAP)
+    return _below_top(view, w, words) - EVENT_GAP + ((below + 1) // 2) * (EVENT_H + EVENT_GAP)
 
 
-def _events_top(view: TroyesState, w: int) -> int:
+def _events_top(view: TroyesState, w: int, words: Words = ENGLISH) -> int:
     """Where the first event goes: below the heading, and below the black dice when they need a line."""
-    return EVENTS_TOP + (0 if _black_beside(view, w - CATHEDRAL_W - GAP) else BLACK_LINE)
+    return EVENTS_TOP + (0 if _black_beside(view, w - CATHEDRAL_W - GAP, words) else BLACK_LINE)
 
 
-def _below_top(view: TroyesState, w: int) -> int:
+def _below_top(view: TroyesState, w: int, words: Words = ENGLISH) -> int:
     """Where the events past the first BESIDE start: under the cathedral or the column beside it."""
-    column = _events_top(view, w) + BESIDE * (EVENT_H + EVENT_GAP) - EVENT_GAP
+    column = _events_top(view, w, words) + BESIDE * (EVENT_H + EVENT_GAP) - EVENT_GAP
     return max(CATHEDRAL_H, column) + EVENT_GAP
 
 
 BLACK_LINE = DIE + 10
 """The black dice's own line under the heading, when they do not fit beside it."""
-BLACK_LABEL = "black dice"
+BLACK_LABEL = N_("black dice")
 
 
-def _black_beside(view: TroyesState, w: int) -> bool:
+def _black_beside(view: TroyesState, w: int, words: Words = ENGLISH) -> bool:
     """Whether the black dice and their label fit on the heading line beside 'Events'."""
     if not view.black:
         return True
     dice = len(view.black) * (DIE + 6) - 6
-    room = w - 4 - _width("Events", TEXT) - 24 - _width(BLACK_LABEL, TEXT_MIN) - 10
+    heading, label = words.gettext("Events"), words.gettext(BLACK_LABEL)
+    room = w - 4 - _width(heading, TEXT) - 24 - _width(label, TEXT_MIN) - 10
     return dice <= room
 
 
@@ -173,12 +199,21 @@ def _width(text: str, size: int) -> int:
     return round(font(size).getlength(text))
 
 
-def cathedral(canvas: Canvas, box: Box, view: TroyesState) -> None:
+def cathedral(canvas: Canvas, box: Box, view: TroyesState, w: Words = ENGLISH) -> None:
     """Six columns (die values) of three levels, bottom up; each cube shows its owner's number."""
     canvas.panel(box)
     inner = box.inset(14, 16)
-    canvas.text((inner.x, inner.y), "Cathedral", TEXT, anchor="la")
-    canvas.text((inner.right, inner.y + 2), "+1 VP a cube", TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
+    used = canvas.text((inner.x, inner.y), w.gettext("Cathedral"), TEXT, anchor="la", max_width=inner.w)
+    vp = board().const("vp_per_cube")
+    room = inner.w - round(used) - 16
+    # The shorter "+1 VP" where a language's "+1 VP a cube" does not fit beside the heading.
+    for note in (
+        w.ngettext("+{count} VP a cube", "+{count} VP a cube", vp),
+        w.ngettext("+{count} VP", "+{count} VP", vp),
+    ):
+        if _width(note, TEXT_MIN) <= room:
+            canvas.text((inner.right, inner.y + 2), note, TEXT_MIN, fill=palette.TEXT_DIM, anchor="ra")
+            break
     spec = board()
     levels = spec.cathedral_levels
     left = inner.right - spec.cathedral_columns * CELL
@@ -213,18 +248,26 @@ def cathedral(canvas: Canvas, box: Box, view: TroyesState) -> None:
             anchor="mm",
         )
     base = top + levels * CELL + 8
-    canvas.text((inner.x, base + 18), "die", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-    canvas.text((inner.x, base + 54), "inf", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+    # The heads of the columns' two lines, left of the first column: three or four letters. They may
+    # reach under the first column up to its centred digit (the die) or its "+N" (the influence).
+    heads = (
+        (base + 18, w.pgettext("cathedral: die value, 3-4 letters", "die"), 14),
+        (base + 54, w.pgettext("cathedral: influence, 3-4 letters", "inf"), 4),
+    )
+    for y, head, under in heads:
+        canvas.text(
+            (inner.x, y), head, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm", max_width=left - inner.x + under
+        )
 
 
 # -- events ----------------------------------------------------------------------------------
 
 
-def _event_boxes(box: Box, view: TroyesState) -> list[Box]:
+def _event_boxes(box: Box, view: TroyesState, w: Words = ENGLISH) -> list[Box]:
     """Where each event of the queue goes: beside the cathedral first, then two to a row below it."""
     right = Box(box.x + CATHEDRAL_W + GAP, box.y, box.w - CATHEDRAL_W - GAP, EVENT_H)
-    top = _events_top(view, box.w)
-    below = _below_top(view, box.w)
+    top = _events_top(view, box.w, w)
+    below = _below_top(view, box.w, w)
     boxes: list[Box] = []
     for index in range(len(view.queue)):
         if index < BESIDE:
@@ -237,7 +280,7 @@ def _event_boxes(box: Box, view: TroyesState) -> list[Box]:
     return boxes
 
 
-def event_queue(canvas: Canvas, box: Box, view: TroyesState) -> None:
+def event_queue(canvas: Canvas, box: Box, view: TroyesState, w: Words = ENGLISH) -> None:
     """The event queue in order (it applies left to right): colour, banners with cubes, black dice.
 
     The black dice stand right of the 'Events' heading, or on a line of their own under it
@@ -245,36 +288,40 @@ def event_queue(canvas: Canvas, box: Box, view: TroyesState) -> None:
     """
     left = box.x + CATHEDRAL_W + GAP
     cy = box.y + EVENTS_TOP // 2 - 4
-    canvas.text((left + 4, cy), "Events", TEXT, anchor="lm")
+    canvas.text((left + 4, cy), w.gettext("Events"), TEXT, anchor="lm")
     if view.black:
         step = DIE + 6
         x = box.right - len(view.black) * step + 6
-        if _black_beside(view, box.right - left):
+        if _black_beside(view, box.right - left, w):
             dice_cy, label_right = cy, x - 10
         else:
             dice_cy, label_right = box.y + EVENTS_TOP + BLACK_LINE // 2 - 8, box.right
-        canvas.text((label_right, cy), BLACK_LABEL, TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
+        canvas.text((label_right, cy), w.gettext(BLACK_LABEL), TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
         for value in view.black:
             canvas.numbered_die(x, dice_cy - DIE // 2, DIE, value, BLACK_DIE)
             x += step
-    for index, slot_box in enumerate(_event_boxes(box, view)):
-        _event(canvas, slot_box, view, index)
+    for index, slot_box in enumerate(_event_boxes(box, view, w)):
+        _event(canvas, slot_box, view, index, w)
 
 
-def event_title(view: TroyesState, index: int) -> str:
+def event_title(view: TroyesState, index: int, w: Words = ENGLISH) -> str:
     """An event's name, with its place among namesakes in the queue as the buttons say: "Brigands (2nd)"."""
     name = events()[view.queue[index].id].name
     same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
+    shown = w.gettext(name)
     if len(same) < 2:
-        return name
+        return shown
     place = same.index(index) + 1
-    return f"{name} ({place}{_ORDINALS.get(place, 'th')})"
+    if place in _ORDINALS:
+        return w.gettext(_ORDINALS[place], name=shown)
+    return w.gettext("{name} ({place}th)", name=shown, place=place)
 
 
-_ORDINALS = {1: "st", 2: "nd", 3: "rd"}
+_ORDINALS = {1: N_("{name} (1st)"), 2: N_("{name} (2nd)"), 3: N_("{name} (3rd)")}
+"""The buttons' words for namesakes (cogs/games/_troyes_words.py): one catalog message each."""
 
 
-def _event(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
+def _event(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words = ENGLISH) -> None:
     slot = view.queue[index]
     card = events()[slot.id]
     canvas.panel(box, radius=10)
@@ -285,7 +332,7 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
     icon_w = icons * 34
     canvas.text(
         (inner.x, inner.y + 18),
-        event_title(view, index),
+        event_title(view, index, w),
         TEXT,
         anchor="lm",
         max_width=inner.w - icon_w - (12 if icons else 0),
@@ -297,6 +344,7 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
     cy = inner.bottom - 22
     used = canvas.text((inner.x, cy), f"÷{card.divisor}", TEXT, anchor="lm")
     x = inner.x + round(used) + 16
+    vp_left = x + card.banners * 46
     for banner in range(card.banners):
         if banner < len(slot.cubes):
             canvas.paste_centred(cube(40, slot.cubes[banner]), x + 20, cy)
@@ -307,7 +355,14 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int) -> None:
             )
         x += 46
     first, second = card.vp
-    canvas.text((inner.right, cy), f"{first}/{second} VP", TEXT_MIN, fill=palette.TEXT_DIM, anchor="rm")
+    canvas.text(
+        (inner.right, cy),
+        w.gettext("{first}/{second} VP", first=first, second=second),
+        TEXT_MIN,
+        fill=palette.TEXT_DIM,
+        anchor="rm",
+        max_width=inner.right - vp_left - 6,
+    )
 
 
 # -- activity cards --------------------------------------------------------------------------
@@ -345,18 +400,23 @@ def cards_height(view: TroyesState) -> int:
     return height + (HIDDEN_H if hidden else 0)
 
 
-def cards(canvas: Canvas, box: Box, view: TroyesState) -> None:
+def cards(canvas: Canvas, box: Box, view: TroyesState, w: Words = ENGLISH) -> None:
     shown, hidden = _card_rows(view)
-    canvas.text((box.x + 4, box.y + 18), "Activity cards", TEXT, anchor="lm")
+    canvas.text((box.x + 4, box.y + 18), w.gettext("Activity cards"), TEXT, anchor="lm")
     y = box.y + 40
     for row in shown:
         h = _card_row_height(view, row)
         for slot, cell in zip(row, Box(box.x, y, box.w, h).columns(3, GAP), strict=False):
-            _card(canvas, cell, view, slot)
+            _card(canvas, cell, view, slot, w)
         y += h + GAP
     if hidden:
         levels = ", ".join(ROMAN[level - 1] for level in hidden)
-        text = f"Face down until their round: {noun(len(hidden), 'level', 'levels')} {levels}"
+        text = w.ngettext(
+            "Face down until their round: level {levels}",
+            "Face down until their round: levels {levels}",
+            len(hidden),
+            levels=levels,
+        )
         canvas.text(
             (box.x + 4, y + HIDDEN_H // 2),
             text,
@@ -367,17 +427,20 @@ def cards(canvas: Canvas, box: Box, view: TroyesState) -> None:
         )
 
 
-def _card(canvas: Canvas, box: Box, view: TroyesState, slot: CardSlot) -> None:
+def _card(canvas: Canvas, box: Box, view: TroyesState, slot: CardSlot, w: Words = ENGLISH) -> None:
     """An activity card: name, hire cost, divisor, tradesmen in order with their VP, cubes."""
     card = activities()[slot.id]
     canvas.panel(box, radius=10)
     edge = Box(box.x, box.y, 44, box.h)
     stripe(canvas, edge, card.colour, ROMAN[card.level - 1])
     inner = Box(edge.right + 8, box.y + 8, box.right - edge.right - 16, box.h - 16)
-    canvas.text((inner.x, inner.y + 16), card.name, TEXT_MIN, anchor="lm", max_width=inner.w)
+    canvas.text((inner.x, inner.y + 16), w.gettext(card.name), TEXT_MIN, anchor="lm", max_width=inner.w)
     cy = inner.y + 56
-    used = canvas.text((inner.x, cy), f"hire {card.cost}", TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-    canvas.text((inner.x + round(used) + 18, cy), f"÷{card.divisor}", TEXT_MIN, anchor="lm")
+    divisor = f"÷{card.divisor}"
+    room = inner.w - 18 - _width(divisor, TEXT_MIN) - (34 if card.delayed else 0)
+    hire = w.gettext("hire {cost}", cost=card.cost)
+    used = canvas.text((inner.x, cy), hire, TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm", max_width=room)
+    canvas.text((inner.x + round(used) + 18, cy), divisor, TEXT_MIN, anchor="lm")
     if card.delayed:
         canvas.paste_centred(hourglass(30), inner.right - 16, cy)
     cy = inner.y + 104

@@ -9,7 +9,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from engine.words import count
+from engine.words import ENGLISH
 from tables.errors import DatabaseProblem, StoreOpenError
 
 # SQLite's primary result codes (the low byte of an extended code), https://sqlite.org/rescode.html
@@ -237,8 +237,14 @@ def damaged(db_path: str, report: list[str]) -> StoreOpenError:
         if line.strip() and not line.lstrip().startswith("*** in database")
     ]
     first = problems[0] if problems else "integrity check failed"
-    more = f" and {count(len(problems) - 1, 'more problem', 'more problems')}" if len(problems) > 1 else ""
+    if len(problems) > 1:
+        first = ENGLISH.ngettext(
+            "{first} and {count} more problem",
+            "{first} and {count} more problems",
+            len(problems) - 1,
+            first=first,
+        )
     return StoreOpenError(
         DatabaseProblem.DAMAGED,
-        f"the database {db_path} is damaged ({first}{more}): restore it from a backup",
+        f"the database {db_path} is damaged ({first}): restore it from a backup",
     )

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from engine.words import count
+from engine.words import ENGLISH
 from tables import ratings
 from tables.errors import StoreOpenError, StoreUnavailable
 from tables.store import open_store
@@ -27,13 +27,18 @@ async def rebuild_file(path: str) -> str:
         games, people = await store.write(ratings.rebuild)
     finally:
         await store.close()
+    # An operator's line, in English: a count still goes through the plural forms.
     earlier = (
-        f" ({count(backfilled, 'earlier finished game', 'earlier finished games')} got their results first)"
+        ENGLISH.ngettext(
+            " ({count} earlier finished game got its results first)",
+            " ({count} earlier finished games got their results first)",
+            backfilled,
+        )
         if backfilled
         else ""
     )
-    rated = count(games, "rated game", "rated games")
-    people_rated = count(people, "player", "players")
+    rated = ENGLISH.ngettext("{count} rated game", "{count} rated games", games)
+    people_rated = ENGLISH.ngettext("{count} player", "{count} players", people)
     return f"rebuilt the ratings of {people_rated} from {rated} in {redacted(path)}{earlier}"
 
 

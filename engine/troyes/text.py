@@ -160,9 +160,17 @@ def _tax(d: Mapping[str, Any], collector: str, payer: str, w: Words) -> str:
     )
 
 
+_REASONS: Mapping[str, str] = {
+    "cathedral": N_("cathedral"),
+    "black die": N_("black die"),
+    "wages": N_("wages"),
+}
+"""The reasons the engine gives for a VP change, besides card names (which the card data lists)."""
+
+
 def _vp(d: Mapping[str, Any], name: str, w: Words) -> str:
     amount = int(d["amount"])
-    why = w.gettext(str(d["why"]))
+    why = w.gettext(_REASONS.get(str(d["why"]), str(d["why"])))
     if amount == 0:
         return w.gettext("{seat} has no VP left to lose ({why}).", seat=name, why=why)
     if amount > 0:
@@ -223,11 +231,45 @@ def _levy(d: Mapping[str, Any], seat: str, w: Words) -> str:
     )
 
 
-def _with_gain(d: Mapping[str, Any], w: Words, plain: str, one: str, many: str, **fields: Any) -> str:
-    """`plain`, or with the influence an event's data says was gained ("... (+2 influence).")."""
+def _countered(d: Mapping[str, Any], name: Callable[[Any], str], w: Words) -> str:
+    fields = {
+        "seat": name(d["seat"]),
+        "black": d["black"],
+        "dice": _countering_dice(d["dice"], w),
+        "strength": d["strength"],
+    }
     if d.get("influence"):
-        return w.ngettext(one, many, int(d["influence"]), **fields)
-    return w.gettext(plain, **fields)
+        return w.ngettext(
+            "{seat} counters a black {black} with {dice}: strength {strength} (+{count} influence).",
+            "{seat} counters a black {black} with {dice}: strength {strength} (+{count} influence).",
+            int(d["influence"]),
+            **fields,
+        )
+    return w.gettext("{seat} counters a black {black} with {dice}: strength {strength}.", **fields)
+
+
+def _event_cube(d: Mapping[str, Any], name: Callable[[Any], str], event: str, w: Words) -> str:
+    if d.get("influence"):
+        return w.ngettext(
+            "{seat} puts a cube on {event} (+{count} influence).",
+            "{seat} puts a cube on {event} (+{count} influence).",
+            int(d["influence"]),
+            seat=name(d["seat"]),
+            event=event,
+        )
+    return w.gettext("{seat} puts a cube on {event}.", seat=name(d["seat"]), event=event)
+
+
+def _cathedral_cube(d: Mapping[str, Any], name: Callable[[Any], str], w: Words) -> str:
+    if d.get("influence"):
+        return w.ngettext(
+            "{seat} builds in cathedral column {column} (+{count} influence).",
+            "{seat} builds in cathedral column {column} (+{count} influence).",
+            int(d["influence"]),
+            seat=name(d["seat"]),
+            column=d["column"],
+        )
+    return w.gettext("{seat} builds in cathedral column {column}.", seat=name(d["seat"]), column=d["column"])
 
 
 def _neutral_stays(d: Mapping[str, Any], name: Callable[[Any], str], w: Words) -> str:
@@ -416,17 +458,7 @@ def describe(event: Event, names: Sequence[str] | None = None, *, words: Words =
                 values=", ".join(str(v) for v in d["values"]),
             )
         ),
-        "countered": lambda: _with_gain(
-            d,
-            w,
-            "{seat} counters a black {black} with {dice}: strength {strength}.",
-            "{seat} counters a black {black} with {dice}: strength {strength} (+{count} influence).",
-            "{seat} counters a black {black} with {dice}: strength {strength} (+{count} influence).",
-            seat=name(d["seat"]),
-            black=d["black"],
-            dice=_countering_dice(d["dice"], w),
-            strength=d["strength"],
-        ),
+        "countered": lambda: _countered(d, name, w),
         "not_countered": lambda: w.gettext(
             "{seat} cannot counter a black {black}.", seat=name(d["seat"]), black=d["black"]
         ),
@@ -454,30 +486,14 @@ def describe(event: Event, names: Sequence[str] | None = None, *, words: Words =
         ),
         "tax": lambda: _tax(d, name(d["seat"]), name(d["from"]), w),
         "archer_roll": lambda: _archer(d, name, w),
-        "event_cube": lambda: _with_gain(
-            d,
-            w,
-            "{seat} puts a cube on {event}.",
-            "{seat} puts a cube on {event} (+{count} influence).",
-            "{seat} puts a cube on {event} (+{count} influence).",
-            seat=name(d["seat"]),
-            event=card(d["event"]),
-        ),
+        "event_cube": lambda: _event_cube(d, name, card(d["event"]), w),
         "event_countered": lambda: w.gettext("{event} is countered.", event=card(d["event"])),
         "event_taken": lambda: (
             w.gettext("{seat} takes {event}.", seat=name(d["seat"]), event=card(d["event"]))
             if d["seat"] != NEUTRAL
             else w.gettext("{event} is discarded (neutral majority).", event=card(d["event"]))
         ),
-        "cathedral_cube": lambda: _with_gain(
-            d,
-            w,
-            "{seat} builds in cathedral column {column}.",
-            "{seat} builds in cathedral column {column} (+{count} influence).",
-            "{seat} builds in cathedral column {column} (+{count} influence).",
-            seat=name(d["seat"]),
-            column=d["column"],
-        ),
+        "cathedral_cube": lambda: _cathedral_cube(d, name, w),
         "citizen_placed": lambda: _citizen_placed(d, name, w),
         "agriculture": lambda: w.ngettext(
             "{seat} farms for {count} denier.",

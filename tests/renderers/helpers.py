@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import gettext
 import io
+import re
+import string
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from PIL import Image
 
 from engine.core import Options, Rules
+from engine.words import Words
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.playout import states
@@ -102,3 +106,41 @@ def game_layout_problems(
                 where = f"seed {seed}, {tenth}/10, viewer {viewer}"
                 problems += [f"{where}: {p}" for p in layout_problems(canvas, may_cut)]
     return problems
+
+
+class Longer(Words):
+    """A pseudo-language: English with each run of words `grow` longer ("Deniers" -> "Deniersжжж").
+
+    Russian and Polish run up to a third longer than English; a board drawn in this shows where a
+    translation would overflow, and the "ж" marks every word that came through the language.
+    """
+
+    MARK = "ж"
+
+    def __init__(self, grow: float = 0.4) -> None:
+        super().__init__("en", gettext.NullTranslations())
+        self.grow = grow
+
+    def longer(self, message: str) -> str:
+        """`message` with each literal run of letters lengthened, its {fields} kept."""
+        out = []
+        for literal, name, spec, conversion in string.Formatter().parse(message):
+            letters = sum(c.isalpha() for c in literal)
+            padding = self.MARK * max(1, round(letters * self.grow)) if letters else ""
+            literal = re.sub(r"([^\W\d_])(\W*)$", r"\g<1>" + padding + r"\g<2>", literal, count=1)
+            out.append(literal.replace("{", "{{").replace("}", "}}"))
+            if name is not None:
+                out.append(
+                    "{" + name + ("!" + conversion if conversion else "") + (":" + spec if spec else "") + "}"
+                )
+        return "".join(out)
+
+    def gettext(self, message: str, /, **fields: object) -> str:
+        return self.longer(message).format_map(fields) if fields else self.longer(message)
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
+        chosen = singular if count == 1 else plural
+        return self.longer(chosen).format_map({"count": count, **fields})
+
+    def pgettext(self, context: str, message: str, /, **fields: object) -> str:
+        return self.gettext(message, **fields)

@@ -23,7 +23,7 @@ from renderers.playout import states
 from renderers.text import PHONE_MIN_PX, PHONE_WIDTH, clean_name
 from renderers.troyes import WIDTH, draw
 from renderers.troyes_marks import mark
-from tests.renderers.helpers import NASTY_NAMES, decode, layout_problems
+from tests.renderers.helpers import NASTY_NAMES, Longer, decode, layout_problems
 
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri")
 MAX_HEIGHT = 3000
@@ -219,6 +219,25 @@ def test_no_text_is_cut_or_runs_into_other_text(seats: int) -> None:
         canvas = draw(RULES.view(state, 1), 1, nasty)
         cleaned = [clean_name(n, seat) for seat, n in enumerate(nasty)]
         problems += [f"{name}, long names: {p}" for p in layout_problems(canvas, cleaned)]
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_longer_language_s_words_fit_the_board(seats: int) -> None:
+    # Issue 36: in a language 40% longer than English every word is the language's, and a long one
+    # is cut with an ellipsis where its room ends: none runs into other text or out of its panel.
+    longer = Longer(0.4)
+    problems: list[str] = []
+    for name, state in _layout_moments(seats):
+        canvas = draw(RULES.view(state, 0), 0, NAMES[:seats], w=longer)
+        problems += [f"{name}: {p}" for p in layout_problems(canvas, NAMES) if " is cut to " not in p]
+        for drawn in canvas.drawn:
+            text = drawn.cut_from or drawn.text
+            words = re.sub("|".join(NAMES[:seats]), "", text)  # a name is no word of the language
+            if text.startswith("die ") or text in ("II", "III") or not re.search(r"[A-Za-z]{2}", words):
+                continue  # a die face, a card level, digits and signs
+            if longer.MARK not in text:
+                problems.append(f"{name}: {text!r} is not in the board's language")
     assert not problems, "\n".join(problems[:20])
 
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import gettext
 import re
+from pathlib import Path
 
 import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 
 from engine.core import Action, Event
-from engine.troyes import RULES
+from engine.troyes import RULES, text
+from engine.troyes.data import activities, events
 from engine.troyes.eventcards import apply_effects
 from engine.troyes.flow import end_round
 from engine.troyes.kinds import CITY_HALL, NEUTRAL
 from engine.troyes.state import EventSlot
+from engine.words import Words
 from tests.engine.troyes.helpers import W, add_dice, play, table
 
 NAMES = ["alice", "Bot"]
@@ -121,3 +126,52 @@ def test_every_line_of_random_games_is_a_sentence_and_every_roll_has_its_outcome
                 if event.kind == "round_end":
                     ended_with = {int(e.data["seat"]) for e in events[i:] if e.kind == "pass_money"}
                     assert passed <= ended_with, "every player who passed collects the pass money in the log"
+
+
+class _Asked(Words):
+    """English that remembers every message it was asked for, as the source spells it."""
+
+    def __init__(self) -> None:
+        super().__init__("en", gettext.NullTranslations())
+        self.asked: set[str] = set()
+
+    def gettext(self, message: str, /, **fields: object) -> str:
+        self.asked.add(message)
+        return super().gettext(message, **fields)
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
+        self.asked.add(singular)
+        return super().ngettext(singular, plural, count, **fields)
+
+
+def _extracted() -> set[str]:
+    """The messages `pybabel extract -k N_` finds in the log's source (the catalog's keys)."""
+    found: set[str] = set()
+    for _line, message, _comments, _context in extract_from_file(
+        "python", str(Path(text.__file__)), keywords={**DEFAULT_KEYWORDS, "N_": None}
+    ):
+        found.add(message[0] if isinstance(message, tuple) else message)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("countered", {"seat": 0, "black": 4, "dice": [["red", 5]], "strength": 5, "influence": 0}),
+        ("countered", {"seat": 0, "black": 4, "dice": [["red", 5]], "strength": 5, "influence": 2}),
+        ("event_cube", {"seat": 0, "event": "EY1", "influence": 0}),
+        ("event_cube", {"seat": 0, "event": "EY1", "influence": 1}),
+        ("cathedral_cube", {"seat": 1, "column": 3, "influence": 0}),
+        ("cathedral_cube", {"seat": 1, "column": 3, "influence": 2}),
+        ("vp", {"seat": 0, "amount": 1, "asked": 1, "why": "cathedral"}),
+        ("vp", {"seat": 0, "amount": -2, "asked": -2, "why": "black die"}),
+        ("vp", {"seat": 0, "amount": 0, "asked": -2, "why": "wages"}),
+    ],
+)
+def test_each_word_of_a_log_line_is_a_catalog_message(kind: str, data: dict[str, object]) -> None:
+    """A message handed to the catalog by name, not as a literal, never reaches a translator (issue 36)."""
+    asked = _Asked()
+    text.describe(Event(kind, data), NAMES, words=asked)
+    cards = {card.name for card in [*activities().values(), *events().values()]}
+    missing = asked.asked - _extracted() - cards
+    assert not missing, f"not in the catalog: {sorted(missing)}"
