@@ -145,6 +145,7 @@ class GameUI(ABC):
         """
         return ""
 
-    def result_line(self, outcome: Outcome, *, words: Words = ENGLISH) -> str:
-        """An extra line under the final scores (solo results, for example); empty for none."""
+    def result_line(self, outcome: Outcome, view: Any, *, words: Words = ENGLISH) -> str:
+        """An extra line under the final scores (solo results, for example) of the finished game's
+        spectators' `view`; empty for none."""
         return outcome.summary

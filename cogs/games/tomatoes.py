@@ -8,6 +8,8 @@ from typing import Any, cast
 
 from cogs.games.base import Choice, GameUI, Tone
 from engine.core import Action, Event, Outcome, Prompt, Scalar
+from engine.tomatoes import scoring
+from engine.tomatoes.text import solo_result
 from engine.words import ENGLISH, N_, Words
 
 DIE_EMOJI = {"red": "🔴", "black": "⚫", "gold": "🟡"}
@@ -389,10 +391,12 @@ class TomatoesUI(GameUI):
             return words.gettext("Variants: none (base game)")
         return words.gettext("Variants: {variants}", variants=", ".join(on))
 
-    def result_line(self, outcome: Outcome, *, words: Words = ENGLISH) -> str:
+    def result_line(self, outcome: Outcome, view: Any, *, words: Words = ENGLISH) -> str:
         """The solo result; in multiplayer the scores already say it all."""
-        # The engine's English summary: it names the matched slots, which the outcome's numbers do not.
-        return outcome.summary if len(outcome.scores) == 1 else ""
+        if len(outcome.scores) != 1:
+            return ""
+        player = view.players[0]
+        return solo_result(scoring.matched_slots(player), len(player.slots), words)
 
 
 UI = TomatoesUI()

@@ -543,7 +543,7 @@ class TroyesUI(GameUI):
                 parts.append(f"**{name}**: {', '.join(held)}")
         return words.gettext("🎭 Characters: {characters}", characters=" · ".join(parts)) if parts else ""
 
-    def result_line(self, outcome: Outcome, *, words: Words = ENGLISH) -> str:
+    def result_line(self, outcome: Outcome, view: Any, *, words: Words = ENGLISH) -> str:
         """Nothing more: the scores name the winners (the engine's summary says "Player N")."""
         return ""
 

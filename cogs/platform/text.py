@@ -242,10 +242,8 @@ def final_text(ui: GameUI, table: Table, outcome: Outcome) -> str:
         if parts:
             points = w.gettext("{points} ({facts})", points=points, facts=", ".join(parts))
         lines.append(w.gettext("{medal} {player}: {points}", medal=medal, player=name, points=points))
-    for extra in (
-        ui.result_line(outcome, words=w),
-        ui.final_reveal(table.view(None), shown_names(table), words=w),
-    ):
+    view = table.view(None)
+    for extra in (ui.result_line(outcome, view, words=w), ui.final_reveal(view, shown_names(table), words=w)):
         if extra:
             lines.append(extra)
     winners = [seat_name(table.seats[s], w) for s in outcome.winners]

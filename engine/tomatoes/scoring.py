@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.core import Outcome, rank
-from engine.tomatoes.state import SLOTS_PER_TRACK, Colour, GameEnd, PlayerState, TomatoState
+from engine.tomatoes.state import Colour, GameEnd, PlayerState, TomatoState
+from engine.tomatoes.text import solo_result
 
 HARVESTS = "harvests"
 SLOT_BONUSES = "slot bonuses"
@@ -73,12 +74,6 @@ def _solo_outcome(state: TomatoState) -> Outcome:
     player = state.players[0]
     matched = matched_slots(player)
     harvested = len(player.slots)
-    won = harvested >= SLOTS_PER_TRACK
-    which = f" ({', '.join(map(str, matched))})" if matched else ""
-    slots_text = f"{len(matched)} slot{'s' if len(matched) != 1 else ''} matched{which}"
-    if won:
-        summary = f"Won: all 6 tomatoes harvested, {slots_text}."
-    else:
-        summary = f"Lost: ran out of dice with {harvested} of 6 tomatoes harvested, {slots_text}."
+    summary = solo_result(matched, harvested)
     parts = ({TOMATOES: harvested, MATCHED: len(matched)},)
     return Outcome((len(matched),), (1,), parts, summary)

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import Event, player_name
 from engine.tomatoes.events import Ev
-from engine.tomatoes.state import GameEnd
+from engine.tomatoes.state import SLOTS_PER_TRACK, GameEnd
 from engine.words import ENGLISH, N_, Words
 
 _END_TEXT = {
@@ -369,3 +369,18 @@ def describe(event: Event, names: Sequence[str] | None = None, *, words: Words =
         details = ", ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind}: {details}" if details else event.kind
     return line(event.data, lambda seat: player_name(seat, names, words=words), words)
+
+
+def solo_result(matched: Sequence[int], harvested: int, words: Words = ENGLISH) -> str:
+    """A solo game's result: won (all six tomatoes harvested) or lost, and the slots matched."""
+    slots = words.ngettext("{count} slot matched", "{count} slots matched", len(matched))
+    if matched:
+        slots = words.gettext("{slots} ({which})", slots=slots, which=", ".join(map(str, matched)))
+    if harvested >= SLOTS_PER_TRACK:
+        return words.gettext("Won: all 6 tomatoes harvested, {slots}.", slots=slots)
+    return words.ngettext(
+        "Lost: ran out of dice with {count} of 6 tomatoes harvested, {slots}.",
+        "Lost: ran out of dice with {count} of 6 tomatoes harvested, {slots}.",
+        harvested,
+        slots=slots,
+    )

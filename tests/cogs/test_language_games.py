@@ -116,3 +116,21 @@ def test_every_bot_level_a_table_shows_is_a_catalog_message() -> None:
 
     found = {message.id for message in catalogs.template() if message.id}
     assert set(LEVELS) - found == set(), "a level no catalog can translate"
+
+
+@pytest.mark.parametrize("language", ["ru", "pl", "ko"])
+def test_a_solo_tomatoes_result_is_said_in_the_tables_language(language: str) -> None:
+    from engine.games import get_rules
+    from renderers.playout import states
+
+    rules = get_rules("tomatoes")
+    *_, end = states(rules, 1, 7)
+    outcome = rules.outcome(end)
+    assert outcome is not None and len(outcome.scores) == 1
+    ui = get_ui("tomatoes")
+    english = ui.result_line(outcome, rules.view(end, None))
+    assert english == outcome.summary  # the engine's own summary, in the source language
+    said = ui.result_line(outcome, rules.view(end, None), words=words(language))
+    assert said and said != english
+    if language in SCRIPTS:
+        assert re.search(SCRIPTS[language], said), said
