@@ -449,6 +449,16 @@ def _note_width(note: Note, w: Words = ENGLISH) -> int:
     return Canvas.pill_width(text, TEXT_MIN)
 
 
+def _fitted(note: Note, room: int) -> Note:
+    """The note cut to `room` (a language's words may be longer than the English the panel was made for)."""
+    kind, text = note
+    if kind == "earned":
+        return kind, fit(text, font(TEXT_MIN), room)
+    if kind in ("line", "choose"):
+        return kind, fit(text, font(TEXT_MIN), room - Canvas.pill_width("", TEXT_MIN))
+    return note
+
+
 def _note_rows(notes: list[Note], room: int, w: Words = ENGLISH) -> list[list[Note]]:
     """The notes laid out left to right in rows, wrapping at `room`."""
     rows: list[list[Note]] = []
@@ -506,7 +516,7 @@ def _info(
         line_cy = cy + (index // 2) * INFO_LINE
         _count(canvas, x, line_cy, colour, counts[colour], colour in board.bonus)
     y = cy + INFO_LINE + INFO_LINE // 2 + 4
-    for row in _note_rows(notes, box.w, w):
+    for row in _note_rows([_fitted(note, box.w) for note in notes], box.w, w):
         x = box.x
         for note in row:
             _note(canvas, x, y + NOTE_LINE // 2, note, w)

@@ -7,10 +7,11 @@ from PIL import Image
 
 from engine.buttons import RULES
 from engine.buttons.state import ButtonsState, Phase, Roll
+from engine.words import words
 from renderers import render, render_png
 from renderers.buttons import WIDTH, _lines, draw, roll_title
 from renderers.playout import state_at, states
-from tests.renderers.helpers import NASTY_NAMES, decode, game_layout_problems
+from tests.renderers.helpers import NASTY_NAMES, decode, game_layout_problems, layout_problems
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
 
@@ -109,3 +110,20 @@ def test_no_text_is_cut_or_runs_into_other_text(seats: int) -> None:
     # long name cut the columns of the roll ("Bartholomew Fit…: cols 2, 3, 4,…").
     problems = game_layout_problems(RULES, draw, seats, range(1000, 1004))
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("language", ["ru", "pl", "ko"])
+def test_a_translated_board_keeps_its_words_inside_their_panels(language: str) -> None:
+    # Issue 36: "+3 gwiazdki w ostatniej rundzie" ran out of its player's panel. Whatever a
+    # language says is drawn inside its panel (a note longer than its room is cut with an ellipsis).
+    problems: list[str] = []
+    for seats in (2, 3, 4):
+        for index, state in enumerate(states(RULES, seats, 5)):
+            if index % 3:
+                continue
+            names = [f"P{seat}" for seat in range(seats)]
+            canvas = draw(RULES.view(state, 0), 0, names, w=words(language))
+            problems += [
+                f"{seats}p state {index}: {p}" for p in layout_problems(canvas) if " is cut to " not in p
+            ]
+    assert not problems, "\n".join(problems[:10])
