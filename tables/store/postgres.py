@@ -49,7 +49,14 @@ RATINGS_LOCK = (1, 0)
 MIGRATION_LOCK = (1, 1)
 """Held while a process checks and migrates the schema."""
 
-_FAULTS: tuple[type[BaseException], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+_FAULTS: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    # A connection the server cut while an operation was in flight (seen under load) is neither
+    # of the above: the protocol refuses the next state change.
+    asyncpg.exceptions.InternalClientError,
+    OSError,
+)
 """What a failing database raises: surfaced as StoreUnavailable, as SQLite's errors are."""
 _OPEN_FAULTS: tuple[type[BaseException], ...] = (*_FAULTS, ValueError)
 """What connecting raises, a malformed URL included."""
