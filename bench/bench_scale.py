@@ -53,7 +53,26 @@ class Scale(Figures):
     cpu_procs: list[tuple[float, float]] = field(default_factory=list)
     """(bot, its workers) CPU seconds while timed, per bot process."""
     cpu_pg: float = 0.0
+    waits: list[float] = field(default_factory=list)
+    """Seconds each bot process's threads waited for a core while timed (the CPU it was denied)."""
+    wait_bench: float = 0.0
     load_avg: str = ""
+
+
+def runqueue_wait(pids: list[int]) -> float:
+    """Seconds these processes (their threads) spent runnable but waiting for a core (schedstat)."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                total += int((task / "schedstat").read_text().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
 
 
 def two_shard_guilds(fake: FakeDiscord) -> list[int]:
@@ -155,6 +174,8 @@ async def run_scale(
             tops = [p.pid for p in procs]
             cpu_top = [cpu_of([pid]) for pid in tops]
             cpu_below = [cpu_of(descendants(pid)) for pid in tops]
+            wait_top = [runqueue_wait([pid]) for pid in tops]
+            wait_bench = runqueue_wait([os.getpid()])
             pg_before = cpu_of(postgres_pids(cluster)) if cluster and mode == "pg" else 0.0
             bench_cpu = time.process_time()
             began = time.monotonic()
@@ -174,6 +195,8 @@ async def run_scale(
                 (cpu_of([pid]) - top, cpu_of(descendants(pid)) - below)
                 for pid, top, below in zip(tops, cpu_top, cpu_below, strict=True)
             ]
+            figures.waits = [runqueue_wait([pid]) - w for pid, w in zip(tops, wait_top, strict=True)]
+            figures.wait_bench = runqueue_wait([os.getpid()]) - wait_bench
             figures.cpu_pg = cpu_of(postgres_pids(cluster)) - pg_before if cluster and mode == "pg" else 0.0
             figures.peak = max(_status_kib(pid, "VmHWM") for pid in tops) / 1024
             figures.load_avg += " -> " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -227,6 +250,9 @@ def rows(f: Scale) -> dict[str, str]:
         "saves while timed": str(len(f.saves)),
         "board uploads while timed": str(f.window_uploads),
         "CPU s per bot process (bot/draw)": per,
+        "s waiting for a core: bots/harness": (
+            " + ".join(f"{w:.0f}" for w in f.waits) + f" / {f.wait_bench:.0f}"
+        ),
         "CPU s PostgreSQL server": f"{f.cpu_pg:.0f}" if f.mode == "pg" else "-",
         "CPU s all Meeple (+ PG)": f"{total:.0f} ({total / max(f.window, 1):.2f} cores)",
         "CPU s harness (stand-in+players)": f"{f.cpu_bench:.0f} ({f.cpu_bench / max(f.window, 1):.2f} cores)",
