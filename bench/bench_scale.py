@@ -93,19 +93,6 @@ def postgres_pids(cluster: Cluster) -> list[int]:
     return [postmaster, *descendants(postmaster)]
 
 
-async def new_database(cluster: Cluster, name: str) -> str:
-    """A fresh database in the cluster; its URL."""
-    import asyncpg
-
-    admin = await asyncpg.connect(cluster.url())
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return cluster.url(name)
-
-
 async def run_scale(
     mode: str, tables: int, seconds: float, think: float, bot_delay: float, open_limit: float,
     cluster: Cluster | None,
@@ -126,7 +113,7 @@ async def run_scale(
             layouts: list[dict[str, str]] = [{"MEEPLE_DB": str(Path(tmp) / "meeple.sqlite3")}]
         else:
             assert cluster is not None
-            url = await new_database(cluster, f"scale_{tables}")
+            url = await cluster.fresh_database(f"scale_{tables}")
             layouts = [
                 {"MEEPLE_DB": url, "MEEPLE_SHARD_COUNT": str(SHARDS), "MEEPLE_SHARDS": str(s)}
                 for s in range(SHARDS)

@@ -124,6 +124,18 @@ class Cluster:
         """The URL of one of its databases."""
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
+    async def fresh_database(self, name: str) -> str:
+        """A new empty database `name` (dropped first if it exists); its URL."""
+        import asyncpg
+
+        admin = await asyncpg.connect(self.url())
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+            await admin.execute(f"CREATE DATABASE {name}")
+        finally:
+            await admin.close()
+        return self.url(name)
+
     def stop(self) -> None:
         """Stop the server at once and delete its folder."""
         if not self.folder.exists():

@@ -52,14 +52,7 @@ async def pair(
     world: World, cluster: Cluster, tmp_path: Path, request: pytest.FixtureRequest
 ) -> AsyncIterator[Pair]:
     """Both processes ready, the home one started first (so its shard's clock lease is its own)."""
-    name = f"shards_{request.node.name.lower()[:40]}"
-    admin = await asyncpg.connect(cluster.url())
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    url = cluster.url(name)
+    url = await cluster.fresh_database(f"shards_{request.node.name.lower()[:40]}")
     clock = SimulatedClock(tmp_path / "clock-offset")
     home_shard = shard_of(world.guild_id, 2)
     made = []
