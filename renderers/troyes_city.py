@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import Colour
 from engine.troyes.state import CardSlot, TroyesState
+from engine.troyes.text import event_name
 from engine.words import ENGLISH, N_, Words
 from renderers import palette, shapes
 from renderers.kit import Canvas
@@ -304,20 +305,6 @@ def event_queue(canvas: Canvas, box: Box, view: TroyesState, w: Words = ENGLISH)
         _event(canvas, slot_box, view, index, w)
 
 
-def event_title(view: TroyesState, index: int, w: Words = ENGLISH) -> str:
-    """An event's name, with its place among namesakes in the queue as the buttons say: "Brigands (2nd)"."""
-    name = events()[view.queue[index].id].name
-    same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
-    shown = w.gettext(name)
-    if len(same) < 2:
-        return shown
-    place = same.index(index) + 1
-    if place in _ORDINALS:
-        return w.gettext(_ORDINALS[place], name=shown)
-    return w.gettext("{name} ({place}th)", name=shown, place=place)
-
-
-_ORDINALS = {1: N_("{name} (1st)"), 2: N_("{name} (2nd)"), 3: N_("{name} (3rd)")}
 """The buttons' words for namesakes (cogs/games/_troyes_words.py): one catalog message each."""
 
 
@@ -332,7 +319,7 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words = E
     icon_w = icons * 34
     canvas.text(
         (inner.x, inner.y + 18),
-        event_title(view, index, w),
+        event_name(view, index, w),
         TEXT,
         anchor="lm",
         max_width=inner.w - icon_w - (12 if icons else 0),

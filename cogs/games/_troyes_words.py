@@ -14,7 +14,7 @@ from engine.troyes import groups, text
 from engine.troyes.data import activities, board, events
 from engine.troyes.kinds import HIDDEN, NEUTRAL, Colour
 from engine.troyes.state import Die, TroyesState
-from engine.troyes.text import activation_yield, deniers_change
+from engine.troyes.text import activation_yield, deniers_change, event_name
 from engine.words import ENGLISH, N_, Words
 
 COLOUR_EMOJI = {"red": "🟥", "white": "⬜", "yellow": "🟨"}
@@ -34,9 +34,6 @@ CUBE_WORDS = {
     "confession": N_("+2 to every die"),
 }
 """What a delayed card's cube does to a group, in a few words."""
-
-ORDINALS = {1: N_("{name} (1st)"), 2: N_("{name} (2nd)"), 3: N_("{name} (3rd)")}
-"""An event's place among namesakes in the queue."""
 
 LABEL_ROOM = 80
 """Discord's limit of characters in a button or select option label."""
@@ -117,20 +114,6 @@ def bought_citizen(view: TroyesState, seat: int, words: Words = ENGLISH) -> str:
         return ""
     cost = board().const("citizen_cost")
     return words.ngettext(" + {count} influence", " + {count} influence", cost)
-
-
-def event_name(view: TroyesState, index: int, words: Words = ENGLISH) -> str:
-    """An event's name, with its place among namesakes in the queue: "Brigands (2nd)"."""
-    slot = view.queue[index]
-    name = events()[slot.id].name
-    same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
-    shown = words.gettext(name)
-    if len(same) < 2:
-        return shown
-    place = same.index(index) + 1
-    if place in ORDINALS:
-        return words.gettext(ORDINALS[place], name=shown)
-    return words.gettext("{name} ({place}th)", name=shown, place=place)
 
 
 def banners_free(view: TroyesState, index: int, words: Words = ENGLISH) -> str:

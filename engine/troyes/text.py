@@ -633,3 +633,20 @@ def asked_yield(card_id: str, n: int, *, words: Words = ENGLISH) -> str:
     if gain.vp:
         gains.append(words.ngettext("gain {count} VP", "gain {count} VP", gain.vp * n))
     return ", ".join([*_paid(card.price, n, words), *gains])
+
+
+ORDINALS = {1: N_("{name} (1st)"), 2: N_("{name} (2nd)"), 3: N_("{name} (3rd)")}
+"""An event's place among namesakes in the queue, as the buttons and the board say it."""
+
+
+def event_name(view: TroyesState, index: int, words: Words = ENGLISH) -> str:
+    """An event's name, with its place among namesakes in the queue: "Brigands (2nd)"."""
+    name = events()[view.queue[index].id].name
+    same = [i for i, other in enumerate(view.queue) if events()[other.id].name == name]
+    shown = words.gettext(name)
+    if len(same) < 2:
+        return shown
+    place = same.index(index) + 1
+    if place in ORDINALS:
+        return words.gettext(ORDINALS[place], name=shown)
+    return words.gettext("{name} ({place}th)", name=shown, place=place)

@@ -10,12 +10,12 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from cogs.games._troyes_words import event_name
 from cogs.games.troyes import TroyesUI
 from engine.troyes import RULES, TroyesState
 from engine.troyes.data import board, events
 from engine.troyes.kinds import Colour, Phase
 from engine.troyes.state import Die, EventSlot
+from engine.troyes.text import event_name
 from renderers import render, render_png
 from renderers.kit import Canvas
 from renderers.layout import Box
