@@ -27,10 +27,8 @@ LOG_LINES = 10
 def reader(interaction: discord.Interaction[Any]) -> Words:
     """The words of whoever clicked or typed, for a private answer: the language they chose in
     /settings, else their Discord client's."""
-    # Never a reason to fail an answer: without a service or a locale (a bare interaction), English.
-    service = getattr(getattr(interaction, "client", None), "tables", None)
-    chosen = service.players.get(interaction.user.id).language if service is not None else None
-    return words(chosen or str(getattr(interaction, "locale", "en")))
+    chosen = interaction.client.tables.players.get(interaction.user.id).language
+    return words(chosen or str(interaction.locale))
 
 
 def mention(user_id: int) -> str:
