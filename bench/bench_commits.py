@@ -41,7 +41,7 @@ async def measure(
 ) -> dict[str, Any]:
     """Run the load; return the save and act times in seconds."""
     import bot
-    from renderers import render_png
+    from renderers import render_file
     from tables import Store, TableService, TableStatus
 
     # The interpreter lock's hand-over interval the bot sets for itself, if it does.
@@ -88,7 +88,7 @@ async def measure(
                 if draw:
                     # As the presenter draws the new board today: in a thread, holding the GIL.
                     names = [seat.name for seat in table.seats]
-                    await asyncio.to_thread(render_png, game, update.table.view(None), None, names)
+                    await asyncio.to_thread(render_file, game, update.table.view(None), None, names)
                 await asyncio.sleep(rng.uniform(0, 2 * pace))
 
         await asyncio.gather(*(play(table_id) for table_id in ids))

@@ -1,12 +1,12 @@
-"""Board image speed: time to draw a board (p50/p95) beside the time to encode it as PNG.
+"""Board image speed: time to draw a board (p50/p95) beside the time to encode it (lossless WebP).
 
 Run by hand: .venv/bin/python bench/bench_render.py [--boards 60] [--names latin|world]
 
 For each game and player count, boards are taken evenly from seeded greedy-bot games.
 "draw" = the game's `render` (Pillow image); "encode" = `renderers.encode` of that image
-(palette reduction and zlib at the renderer's level); "total" is what `render_png` costs the
+(palette reduction and lossless WebP at the renderer's effort); "total" is what `render_file` costs the
 cog's worker thread.
-The last column is the PNG size (p50 / max). CPU time, so other processes do not inflate it.
+The last column is the file size (p50 / max). CPU time, so other processes do not inflate it.
 --names world seats players named in Korean, Polish, Danish, Chinese, emoji and Russian (their
 runs drawn with DejaVu, Noto Sans CJK and Noto Color Emoji) instead of Latin names.
 """

@@ -42,6 +42,7 @@ from cogs.platform.presenter import Presenter
 from cogs.platform.text import clip_content, names_of, reader, shown_names, spoken
 from cogs.platform.votes import vote_click
 from engine.words import N_
+from renderers.image_file import file_name
 from tables.errors import GameNotRunning, NotSeated, TableError
 from tables.models import Table, TableStatus, Update
 from tables.service import TableService
@@ -415,14 +416,14 @@ class Games(commands.Cog):
         if table.status is not TableStatus.PLAYING:
             raise GameNotRunning()
         ui = get_ui(table.game)
-        png = await self.presenter.draw(table, seat)
+        image = await self.presenter.draw(table, seat)
         w = reader(interaction)
         private = ui.private_text(table.view(seat), seat, shown_names(table), words=w)
         content = w.gettext("{emoji} What you see at table #{table}", emoji=ui.emoji, table=table.id)
         content += f"\n{private}" if private else ""
         kwargs: dict[str, Any] = {"content": clip_content(content), "ephemeral": True}
-        if png is not None:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="my-view.png")
+        if image is not None:
+            kwargs["file"] = discord.File(io.BytesIO(image), filename=file_name("my-view", image))
         await interaction.followup.send(**kwargs)
 
     @clicked

@@ -20,6 +20,7 @@ from cogs.platform.text import mention, reader
 from cogs.platform.translator import said
 from engine.words import ENGLISH, N_, Words
 from renderers import rating_chart
+from renderers.image_file import file_name
 from tables import stats
 from tables.ratings import NEW, Rating
 from tables.service import TableService
@@ -280,8 +281,9 @@ class Standings(commands.Cog):
                 "{player} · {game} rating", player=who.display_name, game=w.gettext(UIS[game].title)
             )
             image = await asyncio.to_thread(rating_chart.render, chart_points(report), title)
-            kwargs["file"] = discord.File(io.BytesIO(image), filename="rating.png")
-            embed.set_image(url="attachment://rating.png")
+            name = file_name("rating", image)
+            kwargs["file"] = discord.File(io.BytesIO(image), filename=name)
+            embed.set_image(url=f"attachment://{name}")
         await interaction.followup.send(**kwargs)
 
     async def leaderboard(

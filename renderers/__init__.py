@@ -1,4 +1,4 @@
-"""Board images: `render_png(game_id, view, viewer, names)` draws a game's view as PNG bytes.
+"""Board images: `render_file(game_id, view, viewer, names)` draws a game's view as an image file's bytes.
 
 A game's renderer module is the one its registration names (engine.games: `Game.renderer`,
 renderers.<id> by convention); a game registered with none has no board image.
@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image
 
 from engine.games import GAMES
-from renderers import png
+from renderers import image_file
 from renderers.text import has_colour_emoji
 
 Renderer = Callable[..., Image.Image]
@@ -38,7 +38,7 @@ def _module(game_id: str) -> ModuleType:
 
 
 def module(game_id: str) -> ModuleType:
-    """The renderer module of `game_id`: its `render`, and its optional `PNG_LEVEL` and `turn_key`."""
+    """The renderer module of `game_id`: its `render`, and its optional `turn_key`."""
     return _module(game_id)
 
 
@@ -49,14 +49,12 @@ def renderer(game_id: str) -> Renderer:
 
 
 def encode(game_id: str, image: Image.Image, *, emoji: bool = False) -> bytes:
-    """A board of `game_id` as PNG bytes: the game's fixed palette (if learnt), the zlib level its
-    renderer asks for (`PNG_LEVEL`).
+    """A board of `game_id` as lossless WebP bytes, on the game's fixed palette (if learnt).
 
     A board with colour emoji (`emoji`) learns its own palette: the fixed one, learnt on boards
     without them, would turn a skin tone olive.
     """
-    level: int = getattr(_module(game_id), "PNG_LEVEL", png.LEVEL)
-    return png.encode(image, level=level, palette=None if emoji else png.game_palette(game_id))
+    return image_file.encode(image, palette=None if emoji else image_file.game_palette(game_id))
 
 
 def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> Image.Image:
@@ -64,8 +62,9 @@ def render(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **
     return renderer(game_id)(view, viewer, names, **kw)
 
 
-def render_png(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> bytes:
-    """`view` of `game_id` drawn for `viewer` as PNG bytes; raises NoRenderer for a game without one.
+def render_file(game_id: str, view: Any, viewer: int | None, names: Sequence[str], **kw: Any) -> bytes:
+    """`view` of `game_id` drawn for `viewer` as an image file's bytes; raises NoRenderer for a game without
+    one.
 
     Extra keywords go to the game's renderer (Buttons takes `legal_cells`). Blocking: call it
     in a worker thread.

@@ -1,4 +1,4 @@
-"""The shared drawing kit: a canvas with panels, text, pills, icons and dice, encoded to PNG."""
+"""The shared drawing kit: a canvas with panels, text, pills, icons and dice."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers import dice, palette, png, shapes
+from renderers import dice, palette, shapes
 from renderers.dice import DieStyle
 from renderers.layout import Box
 from renderers.palette import RGB
@@ -55,7 +55,7 @@ class Canvas:
         self.image = Image.new("RGB", (w, h), background)
         self.text_levels = text_levels
         """How many coverage levels text edges keep (None: all 256). Fewer levels repeat more
-        byte runs, so the PNG is smaller: 3 (none, half, full) cut a Troyes board by a quarter."""
+        byte runs, so the file is smaller: 3 (none, half, full) cut a Troyes board by a quarter."""
         self.draw = ImageDraw.Draw(self.image)
         self.text_sizes: set[tuple[int, bool]] = set()
         """Every (font size, bold) the canvas drew text with, for the phone legibility check."""
@@ -198,7 +198,3 @@ class Canvas:
         self.text_sizes.add((dice.number_size(size), True))
         self.paste(dice.numbered(value, style, size), x, y)
         self.drawn.append(Drawn(Box(x, y, size, size), f"die {value}"))
-
-    def png(self) -> bytes:
-        """The canvas encoded as PNG bytes."""
-        return png.encode(self.image)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from renderers import palette, png
+from renderers import image_file, palette
 from renderers.kit import Canvas
 from renderers.text import smallest_legible
 
@@ -59,5 +59,5 @@ def draw(points: Sequence[tuple[float, float]], title: str) -> Canvas:
 
 
 def render(points: Sequence[tuple[float, float]], title: str) -> bytes:
-    """The chart as PNG bytes."""
-    return png.encode(draw(points, title).image)
+    """The chart as an image file's bytes (lossless WebP)."""
+    return image_file.encode(draw(points, title).image)

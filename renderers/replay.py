@@ -8,7 +8,7 @@ so hidden information (Troyes' victory points and characters) appears only on th
 board, where the game itself reveals it.
 
 GIF rather than WebP (`bench/bench_replay.py --webp`, the same 98 frames of a 4-player Troyes
-game): GIF on the game's fixed 256-colour palette (the one its PNG boards use, so the colours
+game): GIF on the game's fixed 256-colour palette (the one its boards use, so the colours
 are the same) is 2.6 MB, encoded within a 3 s build; animated WebP is 8.5 MB lossless at
 method 0, 4.4 MB lossy, or 1.2 MB lossless at method 4 but 8 s to encode alone, which with
 the drawing passes the 10 s goal. Discord plays a GIF inline everywhere.
@@ -26,7 +26,7 @@ from PIL import Image
 import renderers
 from engine.core import UNDO, Record, Rules, advance
 from engine.games import get_rules
-from renderers import palette, png
+from renderers import image_file, palette
 from renderers.text import has_colour_emoji
 
 FRAME_MS = 1200
@@ -113,8 +113,8 @@ def frame(game: str, turn: Turn, names: Sequence[str]) -> Image.Image:
     return renderers.render(game, turn.view, None, names)
 
 
-def turn_png(game: str, turn: Turn, names: Sequence[str]) -> bytes:
-    """One turn's board as PNG bytes, for stepping through a game turn by turn. Blocking."""
+def turn_file(game: str, turn: Turn, names: Sequence[str]) -> bytes:
+    """One turn's board as an image file's bytes, for stepping through a game turn by turn. Blocking."""
     return renderers.encode(game, frame(game, turn, names), emoji=has_colour_emoji(names))
 
 
@@ -134,7 +134,7 @@ def animation_of(game: str, played: Sequence[Turn], names: Sequence[str]) -> Ani
 
 def frames_of(game: str, played: Sequence[Turn], names: Sequence[str]) -> list[Image.Image]:
     """Every turn's board on the game's palette, all padded to the size of the largest."""
-    indexed = [_indexed(frame(game, turn, names), png.game_palette(game)) for turn in played]
+    indexed = [_indexed(frame(game, turn, names), image_file.game_palette(game)) for turn in played]
     width = max(image.width for image in indexed)
     height = max(image.height for image in indexed)
     # An animation has one canvas size: boards that grow (more lines, more cards) set it, the

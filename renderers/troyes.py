@@ -41,11 +41,6 @@ from renderers.troyes_marks import (
 
 WIDTH = 960
 PAD = 14
-PNG_LEVEL = 6
-"""zlib level: about 20% smaller than level 3 on this tall board (~45 kB), for ~10 ms more a board;
-since a board is drawn only when it changed (issue 33), that is less drawing time a game than before.
-Levels 8-9 are another 10% smaller but triple the encoding time (12 -> 80 ms): left out."""
-
 TEXT_LEVELS = 3
 """Coverage levels of the board's text edges: none, half, full. Text is most of a board's bytes;
 with these a board is three quarters of the bytes of fully antialiased text, and looks the same

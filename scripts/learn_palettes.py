@@ -1,4 +1,4 @@
-"""Learn each game's fixed PNG palette (renderers/palettes/<game>.png) from boards of seeded bot games.
+"""Learn each game's fixed palette (renderers/palettes/<game>.png) from boards of seeded bot games.
 
 Run by hand after a renderer's colours change: .venv/bin/python scripts/learn_palettes.py [game ...]
 (every game's palette unless some are named).
@@ -7,7 +7,7 @@ The kit's named colours are entries of every palette; the rest of the 256 entrie
 from boards spread over games of every player count, so antialiased edges find a close match.
 A renderer that sets PALETTE_MIXES (Troyes) gets a short palette instead: its fills, and the half-way
 mix of the commonest pairs of fills meeting at an edge, so that every edge pixel snaps to one of three
-steps (smaller PNGs, issue 33).
+steps (smaller files, issue 33).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PIL import Image, ImageChops
 
 from engine.games import GAMES as REGISTERED
 from engine.games import get_rules
-from renderers import module, palette, png, render
+from renderers import image_file, module, palette, render
 from renderers.playout import states
 
 GAMES = tuple(
@@ -71,7 +71,7 @@ def learn(game: str, seats: range) -> Image.Image:
     flat = learnt.getpalette() or []
     extra = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, min(len(flat), 3 * 256) - 2, 3)]
     colours = named + [c for c in extra if c not in named]
-    return png.palette_image(colours[:256])
+    return image_file.palette_image(colours[:256])
 
 
 RGB = tuple[int, int, int]
@@ -128,17 +128,17 @@ def learn_mixes(game: str, seats: range, pairs: int) -> Image.Image:
         half = palette.mix(a, b, 0.5)
         if half not in colours:
             colours.append(half)
-    return png.palette_image(colours[:256])
+    return image_file.palette_image(colours[:256])
 
 
 def main() -> None:
     """Write every game's palette under renderers/palettes/."""
-    png.PALETTE_DIR.mkdir(exist_ok=True)
+    image_file.PALETTE_DIR.mkdir(exist_ok=True)
     chosen = set(sys.argv[1:]) or {game for game, _ in GAMES}
     for game, seats in GAMES:
         if game not in chosen:
             continue
-        path = png.PALETTE_DIR / f"{game}.png"
+        path = image_file.PALETTE_DIR / f"{game}.png"
         pairs = getattr(module(game), "PALETTE_MIXES", None)
         (learn(game, seats) if pairs is None else learn_mixes(game, seats, pairs)).save(path)
         print(f"{path}: {path.stat().st_size} bytes")

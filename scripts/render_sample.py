@@ -1,4 +1,5 @@
-"""Write the README's sample boards (docs/board-*.png) from seeded mid-game bot playouts."""
+"""Write the README's sample boards (docs/board-*.webp, as the bot posts them) from seeded mid-game
+bot playouts."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import GAMES, get_rules
-from renderers import has_renderer, render_png
+from renderers import has_renderer, render_file
+from renderers.image_file import file_name
 from renderers.playout import states
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -46,8 +48,9 @@ def main() -> None:
         # with some buttons of the round already on the boards; in Troyes, where a player is
         # choosing dice while an expelled citizen lies on a building.
         state = next(s for s in every[int(len(every) * fraction) :] if _telling(game, rules, s))
-        path = DOCS / f"board-{game}.png"
-        path.write_bytes(render_png(game, rules.view(state, None), None, NAMES[:seats]))
+        data = render_file(game, rules.view(state, None), None, NAMES[:seats])
+        path = DOCS / file_name(f"board-{game}", data)
+        path.write_bytes(data)
         print(f"{path}: {path.stat().st_size} bytes")
 
 

@@ -16,6 +16,7 @@ from cogs.platform.drawing import DrawJob
 from cogs.platform.layout import Row, main_rows
 from cogs.platform.views import build_view
 from engine.core import Prompt
+from renderers.image_file import file_name
 from tables.models import Table, TableStatus, Update, UpdateKind
 
 log = logging.getLogger("meeple.cogs.board")
@@ -66,13 +67,15 @@ class Board:
     """A board message ready to send: caption, image, components."""
 
     content: str
-    png: bytes | None
+    image: bytes | None
     rows: list[Row]
     ping_ids: tuple[int, ...]
 
     def file(self) -> discord.File | None:
         """The image as an upload, or None when the game has no renderer."""
-        return discord.File(io.BytesIO(self.png), filename="board.png") if self.png is not None else None
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image), filename=file_name("board", self.image))
 
     def view(self) -> discord.ui.View | None:
         """The components, or None when nobody human is to move."""
@@ -134,7 +137,7 @@ def compose(
     table: Table,
     lines: Sequence[str],
     ping_seats: set[int],
-    png: bytes | None,
+    image: bytes | None,
     question: str | None = None,
     page: int = 0,
     first: bool = False,
@@ -169,4 +172,4 @@ def compose(
         if seat in ping_seats and seat in awaited and not info.is_bot and info.user_id is not None
     )
     content = text.board_text(ui, table, lines, "\n".join(questions), ping_ids, first)
-    return Board(content, png, rows, ping_ids)
+    return Board(content, image, rows, ping_ids)

@@ -56,13 +56,13 @@ class DrawJob:
     """The table's language, the words drawn on the board (a code: the job crosses to a worker)."""
 
     def draw(self) -> bytes:
-        """The board as PNG bytes (blocking: a worker process or thread calls it)."""
-        from renderers import render_png  # type: ignore[attr-defined,unused-ignore]
+        """The board as an image file's bytes (blocking: a worker process or thread calls it)."""
+        from renderers import render_file  # type: ignore[attr-defined,unused-ignore]
 
-        png: bytes = render_png(
+        image: bytes = render_file(
             self.game, self.view, self.viewer, self.names, language=self.language, **self.options
         )
-        return png
+        return image
 
 
 def start_worker(bot_pid: int) -> None:
@@ -156,7 +156,7 @@ class DrawingPool:
         return asyncio.get_running_loop().run_in_executor(self._waiters, _outside, self._current)
 
     async def draw(self, job: DrawJob) -> bytes:
-        """The job's PNG, drawn in a worker; the event loop only waits on the result."""
+        """The job's image, drawn in a worker; the event loop only waits on the result."""
         return await self.run(job.draw)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:

@@ -151,7 +151,8 @@ class Presenter:
         self.drawing.start()
 
     async def draw(self, table: Table, seat: int | None = None) -> bytes | None:
-        """The table as `seat` sees it as PNG bytes, drawn off the event loop; None without an image."""
+        """The table as `seat` sees it as an image file's bytes, drawn off the event loop; None without
+        an image."""
         try:
             job = board.board_job(table, seat)
             return None if job is None else await self.drawing.draw(job)
@@ -228,15 +229,15 @@ class Presenter:
                 self._log.setdefault(table_id, []).extend(lines)
             key = get_ui(table.game).board_key(table.view(None))
             if new_message or (shown != table.version and self._redraws(table, unseen, key)):
-                png = await self.draw(table)
+                image = await self.draw(table)
             else:
                 # Late log lines, or a step the caption and buttons say: Discord keeps the image.
-                png = None
+                image = None
             route = self.notify.route(table, self._ping_seats(table, fresh))
             if route.held and new_message and not ended:
                 await self.service.hold_pings(table_id, route.held)
             first = record.message_id is None
-            message = board.compose(table, self._log[table_id], route.in_thread, png, first=first)
+            message = board.compose(table, self._log[table_id], route.in_thread, image, first=first)
             message = await away.with_summary(self.service, table, message, self._log[table_id])
             if ended:
                 await self.messages.finish(table, thread, message, interaction)
@@ -248,7 +249,7 @@ class Presenter:
             if ended:
                 self._shown_keys.pop(table_id, None)  # no edit follows the final board
                 self._turned.discard(table_id)
-            elif png is not None:
+            elif image is not None:
                 self._shown_keys[table_id] = key
                 self._turned.discard(table_id)
             elif began:
@@ -287,11 +288,11 @@ class Presenter:
             record = await self.messages.record(table.id)
             if await self.messages.may_have_stray(table, record):
                 record = await self.messages.mend_interrupted_post(table, record, thread)
-            png = await self.draw(table)
+            image = await self.draw(table)
             first = record.message_id is None
-            message = board.compose(table, self._log.get(table.id, []), set(), png, first=first)
+            message = board.compose(table, self._log.get(table.id, []), set(), image, first=first)
             await self.messages.post(table, thread, message, None)
-            if png is not None:
+            if image is not None:
                 self._shown_keys[table.id] = get_ui(table.game).board_key(table.view(None))
 
     def caption(self, table: Table, question: str | None = None) -> str:

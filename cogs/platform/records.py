@@ -19,6 +19,7 @@ from engine import recordfile
 from engine.core import Record
 from engine.words import ENGLISH, N_, Words
 from renderers import replay
+from renderers.image_file import file_name
 from tables.errors import NoSuchTable, TableError
 from tables.models import Table, TableStatus
 from tables.service import TableService
@@ -265,8 +266,8 @@ async def show_turn(
     if not 1 <= number <= last:
         raise TableError(N_("That turn is not in this game's replay."))
     turn = turns[number - 1]
-    png = await drawing.run(replay.turn_png, table.game, turn, names_of(table))
-    file = discord.File(io.BytesIO(png), filename=f"table-{table.id}-turn-{number}.png")
+    image = await drawing.run(replay.turn_file, table.game, turn, names_of(table))
+    file = discord.File(io.BytesIO(image), filename=file_name(f"table-{table.id}-turn-{number}", image))
     w = reader(interaction)
     content = turn_caption(table, turn, last, w)
     view = views.build_view(step_rows(table.id, number, last, w))

@@ -23,11 +23,11 @@ from tests.cogs.conftest import Harness
 class FixedImage:
     """A drawing job that gives fixed bytes (the `world` fixture draws in threads: never pickled)."""
 
-    png: bytes
+    data: bytes
 
     def draw(self) -> bytes:
         """The fixed bytes."""
-        return self.png
+        return self.data
 
 
 def draw_boards_as(monkeypatch: pytest.MonkeyPatch, image: Callable[[Any, int | None], bytes]) -> None:

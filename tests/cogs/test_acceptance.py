@@ -55,7 +55,7 @@ async def test_one_human_two_bots_from_play_to_final_scores_across_a_restart(dra
         mine = [m for m in world.thread().history() if m.author.id == world.bot.user.id]
         assert "SHA-256 commitment" in mine[0].content, "the game opens with its dice commitment"
         boards = mine[1:]
-        assert all(m.attachments and m.attachments[0].filename == "board.png" for m in boards)
+        assert all(m.attachments and m.attachments[0].filename == "board.webp" for m in boards)
 
     thread_messages = world.thread().history()
     live = [m for m in thread_messages if m.components]

@@ -163,16 +163,16 @@ def offered_cells(prompt: Prompt) -> list[tuple[int, int]]:
 def test_the_viewer_s_legal_cells_reach_the_buttons_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
     table, place, gold = rolled_table()
     calls: list[tuple[int | None, dict[str, Any]]] = []
-    real = renderers.render_png
+    real = renderers.render_file
 
     def spy(game: str, view: Any, viewer: int | None, names: Any, **kw: Any) -> bytes:
         calls.append((viewer, kw))
         return real(game, view, viewer, names, **kw)
 
-    monkeypatch.setattr(renderers, "render_png", spy)
+    monkeypatch.setattr(renderers, "render_file", spy)
     for seat in (place.seat, gold.seat, None):
-        png = board_module.render_board(table, seat)
-        assert png is not None and png.startswith(b"\x89PNG"), "the real renderer takes the keyword"
+        image = board_module.render_board(table, seat)
+        assert image is not None and image.startswith(b"RIFF"), "the real renderer takes the keyword"
     assert calls == [
         (place.seat, {"language": "en", "legal_cells": offered_cells(place)}),
         (gold.seat, {"language": "en", "legal_cells": offered_cells(gold)}),

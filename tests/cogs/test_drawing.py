@@ -77,7 +77,7 @@ async def test_a_worker_that_dies_while_drawing_is_replaced_and_the_board_posted
     await start_two_humans(drawn_world)
     board = drawn_world.board()
     assert marker.exists(), "a worker was killed while drawing"
-    assert [a.filename for a in board.attachments] == ["board.png"]
+    assert [a.filename for a in board.attachments] == ["board.webp"]
     image = Image.open(io.BytesIO(await board.attachments[0].read()))
     assert image.width > 500, "the real board, drawn by a new worker"
     pool = drawn_world.bot.get_cog("Games").presenter.drawing  # type: ignore[union-attr]
@@ -88,10 +88,10 @@ async def test_workers_that_keep_dying_leave_the_board_to_a_thread() -> None:
     pool = DrawingPool()
     pool.workers, pool.retries = 1, 1
     try:
-        png = await pool.draw(DiesInWorkers(tomatoes_job()))  # type: ignore[arg-type]
+        image = await pool.draw(DiesInWorkers(tomatoes_job()))  # type: ignore[arg-type]
     finally:
         await pool.close()
-    assert png.startswith(b"\x89PNG")
+    assert image.startswith(b"RIFF")
     assert pool.replaced == 2, "the first pool and its one replacement both lost their worker"
 
 
@@ -99,13 +99,13 @@ async def test_closing_the_pool_stops_every_worker() -> None:
     pool = DrawingPool()
     pool.workers = 2
     pool.start()
-    png = await pool.draw(tomatoes_job())
-    assert png.startswith(b"\x89PNG")
+    image = await pool.draw(tomatoes_job())
+    assert image.startswith(b"RIFF")
     workers = pool.pids()
     assert workers and os.getpid() not in workers
     await pool.close()
     assert wait_gone(workers, 5) == []
-    assert await pool.draw(tomatoes_job()) == png, "a closed pool still draws, in a thread"
+    assert await pool.draw(tomatoes_job()) == image, "a closed pool still draws, in a thread"
 
 
 def test_workers_leave_when_the_bot_is_killed_outright() -> None:

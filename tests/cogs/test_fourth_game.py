@@ -47,7 +47,7 @@ async def test_a_registered_fourth_game_plays_a_whole_game_through_discord(race_
     await world.idle()
 
     board = world.board()
-    assert [a.filename for a in board.attachments] == ["board.png"]
+    assert [a.filename for a in board.attachments] == ["board.webp"]
     image = Image.open(io.BytesIO(await board.attachments[0].read()))
     assert image.size == (240, 50), "drawn by the race's own renderer"
     assert "My hand" in buttons(board), "the race's rules hide information"

@@ -129,14 +129,14 @@ async def test_boards_and_captions_speak_the_tables_language(
     job = board_job(table, None)  # the real one: this world posts boards without images
     assert job is not None and job.language == "pl", "the draw job carries the table's language"
     told: list[Any] = []
-    real = renderers.render_png
+    real = renderers.render_file
 
     def spy(game: str, view: Any, viewer: int | None, names: Any, **kw: Any) -> bytes:
         told.append(kw.get("language"))
         return real(game, view, viewer, names, **kw)
 
-    monkeypatch.setattr(renderers, "render_png", spy)
-    assert job.draw().startswith(b"\x89PNG") and told == ["pl"], "and hands it to the renderer"
+    monkeypatch.setattr(renderers, "render_file", spy)
+    assert job.draw().startswith(b"RIFF") and told == ["pl"], "and hands it to the renderer"
     info = await world.watcher.slash(world.thread(), "game info")
     answer = slash_answer(info)
     assert not answer.startswith(MARK) and "**Language:** Polski" in answer, "/game info in the asker's words"

@@ -239,7 +239,7 @@ async def test_a_buttons_game_is_at_most_one_message_per_roll_and_a_roll_uploads
             _how: str = f"_{name}",
         ) -> None:
             await _real(self, table, thread, board, *args)
-            if board.png is not None:
+            if board.image is not None:
                 movers = board_module.awaited_seats(table)
                 uploads.append((_how, table.version, bool(movers) and all(table.is_bot(s) for s in movers)))
 
@@ -283,7 +283,7 @@ async def test_a_troyes_step_that_logs_nothing_keeps_the_image_and_a_move_replac
 
     async def counted(self: Any, table: Any, thread: Any, board: Any, *args: Any) -> None:
         await real(self, table, thread, board, *args)
-        edits.append((table.version, board.png is not None))
+        edits.append((table.version, board.image is not None))
 
     monkeypatch.setattr(BoardMessages, "edit", counted)
     table = await open_troyes(world)

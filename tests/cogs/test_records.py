@@ -176,7 +176,7 @@ async def test_replay_sends_an_animation_then_steps_turn_by_turn(world: Harness)
 
     shown = await click("Turn by turn")
     assert f"turn 1 of {frames}" in shown.content and set(buttons(shown)) == {"Next", "Last"}
-    assert shown.attachments[0].filename == f"table-{table.id}-turn-1.png"
+    assert shown.attachments[0].filename == f"table-{table.id}-turn-1.webp"
     shown = await click("Next")
     assert f"turn 2 of {frames}" in shown.content
     assert set(buttons(shown)) == {"First", "Previous", "Next", "Last"}

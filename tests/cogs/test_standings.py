@@ -109,9 +109,9 @@ async def test_stats_shows_a_record_a_rating_and_its_chart_privately(world: Harn
     )
     opponents = field(embed, "Favourite opponents").splitlines()
     assert opponents == [f"<@{bob}>: 3 games, ahead in 2", f"<@{carol}>: 1 game, ahead in 1"]
-    assert message.attachments and message.attachments[0].filename == "rating.png"
-    png = await message.attachments[0].read()
-    assert Image.open(io.BytesIO(png)).size == (800, 460)
+    assert message.attachments and message.attachments[0].filename == "rating.webp"
+    image = await message.attachments[0].read()
+    assert Image.open(io.BytesIO(image)).size == (800, 460)
 
 
 async def test_stats_without_arguments_shows_your_most_played_game(world: Harness) -> None:

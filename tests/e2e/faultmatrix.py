@@ -246,7 +246,7 @@ class CellRun:
         lobby_id = self.lobby.id if self.lobby is not None else None
         people = {p.id for p in self.game.humans}
         for msg in self.fake.messages.values():
-            board = turn_versions(msg) or any(a.filename.endswith(".png") for a in msg.attachments)
+            board = turn_versions(msg) or any(a.filename.endswith(".webp") for a in msg.attachments)
             if msg.author.id != self.fake.bot_user.id or board or msg.loading or msg.deleted:
                 continue
             mine = (

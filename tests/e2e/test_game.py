@@ -100,7 +100,7 @@ async def test_play_tomatoes_with_bots_across_a_restart(
     assert not any(bob.id in m.pinged for m in fake.messages.values())
 
     # Boards carry their picture, uploaded as multipart, once the game has a renderer.
-    boards = [a for m in everyone for a in m.attachments if a.filename.endswith(".png")]
+    boards = [a for m in everyone for a in m.attachments if a.filename.endswith(".webp")]
     if has_renderer("tomatoes"):
         assert boards
     for attachment in boards:
@@ -116,4 +116,4 @@ def has_renderer(game: str) -> bool:
         importlib.import_module(f"renderers.{game}")
     except ImportError:
         return False
-    return hasattr(renderers, "render_png")
+    return hasattr(renderers, "render_file")

@@ -116,7 +116,7 @@ async def test_a_whole_troyes_game_against_a_bot(world: World, bot_process: Call
     assert await bot.terminate() == 0
     assert "Traceback" not in bot.output()
 
-    boards = [a for m in everyone for a in m.attachments if a.filename.endswith(".png")]
+    boards = [a for m in everyone for a in m.attachments if a.filename.endswith(".webp")]
     if has_renderer("troyes"):
         assert boards and final.attachments, "every board carries its picture, the last one too"
     for attachment in boards:

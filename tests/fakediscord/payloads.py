@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
-import struct
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from PIL import Image, UnidentifiedImageError
 
 DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = str((1 << 51) - 1)
@@ -155,18 +157,21 @@ class Attachment:
         }
         if self.content_type:
             data["content_type"] = self.content_type
-        size = png_size(self.data)
+        size = image_size(self.data)
         if size is not None:
             data["width"], data["height"] = size
         return data
 
 
-def png_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from a PNG header, or None for anything else."""
-    if len(data) >= 24 and data[:8] == b"\x89PNG\r\n\x1a\n":
-        width, height = struct.unpack(">II", data[16:24])
-        return int(width), int(height)
-    return None
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of an image (as Discord gives them for PNG, WebP, GIF...), or None for
+    anything else. Pillow reads only the header here."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except (UnidentifiedImageError, OSError):
+        return None
+    return int(width), int(height)
 
 
 @dataclass(slots=True)

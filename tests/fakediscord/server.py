@@ -1197,9 +1197,14 @@ def _is_existing(spec: dict[str, Any], msg: Message) -> bool:
 
 
 def _content_type(filename: str) -> str | None:
-    return {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "txt": "text/plain"}.get(
-        filename.rsplit(".", 1)[-1].lower()
-    )
+    return {
+        "png": "image/png",
+        "webp": "image/webp",
+        "gif": "image/gif",
+        "jpg": "image/jpeg",
+        "jpeg": "image/jpeg",
+        "txt": "text/plain",
+    }.get(filename.rsplit(".", 1)[-1].lower())
 
 
 def _json(obj: Any, status: int = 200) -> web.Response:

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
+from PIL import Image
 
 from tests.fakediscord import Channel, FakeDiscord
 
-PNG = (
-    b"\x89PNG\r\n\x1a\n"
-    + (13).to_bytes(4, "big")
-    + b"IHDR"
-    + (640).to_bytes(4, "big")
-    + (480).to_bytes(4, "big")
-)
+
+def png(width: int, height: int) -> bytes:
+    """A blank PNG of that size."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+PNG = png(640, 480)
 
 
 @pytest.fixture

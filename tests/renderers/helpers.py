@@ -1,4 +1,4 @@
-"""Shared checks for the board tests: decode a PNG and sample a game's states."""
+"""Shared checks for the board tests: decode a board file and sample a game's states."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ NASTY_NAMES = (
 def decode(
     data: bytes, widths: tuple[int, int] = (1000, 1400), max_height: int = 2000, max_bytes: int = MAX_BYTES
 ) -> Image.Image:
-    """The PNG `data` decoded, after checking it is a PNG of a phone-friendly width and size."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    """The board file `data` decoded, after checking it is a WebP of a phone-friendly width and size."""
+    assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
     assert len(data) < max_bytes
     image = Image.open(io.BytesIO(data))
     image.load()

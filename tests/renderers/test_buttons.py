@@ -8,7 +8,7 @@ from PIL import Image
 from engine.buttons import RULES
 from engine.buttons.state import ButtonsState, Phase, Roll
 from engine.words import words
-from renderers import render, render_png
+from renderers import render, render_file
 from renderers.buttons import WIDTH, _lines, draw, roll_title
 from renderers.playout import state_at, states
 from tests.renderers.helpers import NASTY_NAMES, decode, game_layout_problems, layout_problems
@@ -41,8 +41,8 @@ def test_every_few_steps_of_a_game_draws(seats: int, policy: str) -> None:
 
 def test_the_largest_table_with_hostile_names_is_well_under_a_megabyte() -> None:
     state = state_at(RULES, 4, 3, 0.7)
-    decode_board(render_png("buttons", RULES.view(state, 2), 2, NASTY_NAMES[:4]))
-    decode_board(render_png("buttons", RULES.view(state, None), None, ["", "", "", ""]))
+    decode_board(render_file("buttons", RULES.view(state, 2), 2, NASTY_NAMES[:4]))
+    decode_board(render_file("buttons", RULES.view(state, None), None, ["", "", "", ""]))
 
 
 def test_the_viewers_legal_cells_are_marked() -> None:
@@ -52,7 +52,7 @@ def test_the_viewers_legal_cells_are_marked() -> None:
     assert render("buttons", state, seat, NAMES[:3], legal_cells=[]).tobytes() != marked
     given = state.candidate_cells(seat)
     assert render("buttons", state, seat, NAMES[:3], legal_cells=given).tobytes() == marked
-    data = render_png("buttons", state, seat, NAMES[:3], legal_cells=given)
+    data = render_file("buttons", state, seat, NAMES[:3], legal_cells=given)
     decode_board(data)
 
 
@@ -100,7 +100,7 @@ def test_between_rolls_the_caption_says_whose_roll_it_was_if_it_busted_and_the_n
 
 
 def decode_board(data: bytes) -> Image.Image:
-    """The PNG decoded, checked to be a board WIDTH wide."""
+    """The board file decoded, checked to be a board WIDTH wide."""
     return decode(data, (WIDTH, WIDTH), 3000)
 
 

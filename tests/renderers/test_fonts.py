@@ -84,10 +84,10 @@ def test_names_in_every_script_are_drawn_on_every_board_with_no_glyph_missing(ga
             problems += [f"{name!r} is not on the board" for name in absent]
             problems += tofu(canvas.drawn)
             problems += [f"{c!r} drawn as the placeholder" for c in placeholders(canvas.drawn)]
-            data = renderers.render_png(game, view, viewer, names)
+            data = renderers.render_file(game, view, viewer, names)
             image = Image.open(io.BytesIO(data))
             image.load()
-            assert image.format == "PNG" and image.width >= 400
+            assert image.format == "WEBP" and image.width >= 400
     assert problems == []
 
 
@@ -143,12 +143,12 @@ def test_emoji_are_drawn_in_colour_at_the_text_size_as_one_glyph_per_sequence() 
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_a_board_with_colour_emoji_keeps_their_colours_in_its_png(game: str) -> None:
+def test_a_board_with_colour_emoji_keeps_their_colours_in_its_file(game: str) -> None:
     """The game's fixed palette was learnt without emoji: a skin tone must not come out olive."""
     names = ("👍🏽Ann", "Bob 👩\u200d👩\u200d👧", "Cy")[: min(GAMES[game].seats, 3)]
     viewer, view = _boards(game, names)[1]
     drawn = renderers.render(game, view, viewer, names).convert("RGB")
-    encoded = Image.open(io.BytesIO(renderers.render_png(game, view, viewer, names))).convert("RGB")
+    encoded = Image.open(io.BytesIO(renderers.render_file(game, view, viewer, names))).convert("RGB")
     red, green, blue = ImageChops.difference(drawn, encoded).split()
     worst = ImageChops.lighter(ImageChops.lighter(red, green), blue)
     assert sum(1 for value in worst.get_flattened_data() if value > 40) == 0

@@ -1,4 +1,4 @@
-"""The drawing kit: dice faces, name cleaning, text fitting, PNG encoding, dispatch."""
+"""The drawing kit: dice faces, name cleaning, text fitting, image encoding, dispatch."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 import renderers
 from engine.games import GAMES
-from renderers import dice, palette, png
+from renderers import dice, image_file, palette
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.text import (
@@ -65,19 +65,29 @@ def test_clean_name_drops_controls_and_keeps_what_a_font_or_the_placeholder_draw
     assert clean_name("\u200d\ufe0f", 1) == "Player 2"
 
 
-def test_png_encoding_uses_a_palette_and_keeps_the_size() -> None:
+def test_encoding_keeps_every_pixel_of_the_palette_image() -> None:
     image = Image.new("RGB", (300, 200), (34, 38, 46))
     image.paste(dice.die(6, dice.GOLD, 80), (10, 10), dice.die(6, dice.GOLD, 80))
-    data = png.encode(image)
+    data = image_file.encode(image, colours=16)
     decoded = Image.open(io.BytesIO(data))
-    assert decoded.mode == "P"
-    assert decoded.size == (300, 200)
+    assert decoded.format == "WEBP" and decoded.size == (300, 200)
+    reduced = image.quantize(colors=16, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    assert ImageChops.difference(decoded.convert("RGB"), reduced.convert("RGB")).getbbox() is None
+    assert len(decoded.getcolors() or ()) <= 16
+
+
+def test_a_file_is_named_by_its_format() -> None:
+    assert image_file.file_name("board", image_file.encode(Image.new("RGB", (8, 8)))) == "board.webp"
+    png = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(png, "PNG")
+    assert image_file.file_name("rating", png.getvalue()) == "rating.png"
+    assert image_file.file_name("board", b"not an image") == "board.webp"
 
 
 def test_a_game_without_a_board_raises_a_lookup_error() -> None:
     # The presenter catches LookupError and posts the board as text only.
     with pytest.raises(renderers.NoRenderer, match="chess"):
-        renderers.render_png("chess", object(), None, [])
+        renderers.render_file("chess", object(), None, [])
     assert issubclass(renderers.NoRenderer, LookupError)
     assert not renderers.has_renderer("chess")
     assert all(renderers.has_renderer(game) for game in GAMES)
@@ -142,7 +152,7 @@ def test_text_with_three_coverage_levels_paints_ink_background_and_half_way_only
 
 @pytest.mark.parametrize("game", [game.id for game in GAMES.values() if game.renderer])
 def test_a_board_is_encoded_with_its_games_fixed_palette_keeping_named_colours(game: str) -> None:
-    fixed = png.game_palette(game)
+    fixed = image_file.game_palette(game)
     assert fixed is not None
     named = [palette.PANEL, palette.ACTIVE, palette.WARNING, palette.BUTTON_GREEN, palette.DIE_RED]
     image = Image.new("RGB", (10 * len(named), 10))
@@ -150,7 +160,7 @@ def test_a_board_is_encoded_with_its_games_fixed_palette_keeping_named_colours(g
         image.paste(colour, (10 * index, 0, 10 * index + 10, 10))
     image.paste((1, 2, 3), (0, 0, 2, 2))  # a colour of no board: mapped to the nearest entry
     decoded = Image.open(io.BytesIO(renderers.encode(game, image)))
-    assert decoded.mode == "P"
+    assert decoded.format == "WEBP"
     rgb = decoded.convert("RGB")
     for index, colour in enumerate(named):
         # Pillow's palette lookup shares one entry per small colour cube: within 3 levels.

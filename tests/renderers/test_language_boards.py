@@ -1,5 +1,5 @@
 """Every board of each game drawn in each language (start, middle, end; a seat and a spectator),
-with names in that language's script: its PNG decodes, no character is drawn with a font that
+with names in that language's script: its image file decodes, no character is drawn with a font that
 lacks it (the "tofu" check of test_fonts) and none is the placeholder; in the language's catalog
 as it stands, and with every message of it led by words in its script (the finished catalog)."""
 
@@ -57,13 +57,13 @@ class Scripted(gettext.NullTranslations):
 def drawn_well(
     game: str, view: Any, viewer: int | None, names: Sequence[str], w: Words
 ) -> tuple[Canvas, list[str]]:
-    """The board drawn in `w`'s words, and its problems: tofu, placeholders, a PNG that does not decode."""
+    """The board drawn in `w`'s words, and its problems: tofu, placeholders, a file that does not decode."""
     canvas: Canvas = import_module(f"renderers.{game}").draw(view, viewer, names, w=w)
     problems = tofu(canvas.drawn) + [f"{c!r} drawn as the placeholder" for c in placeholders(canvas.drawn)]
     image = Image.open(io.BytesIO(renderers.encode(game, canvas.image, emoji=has_colour_emoji(names))))
     image.load()
-    if image.format != "PNG" or image.size != canvas.image.size:
-        problems.append(f"the PNG of {game} decodes as {image.format} {image.size}")
+    if image.format != "WEBP" or image.size != canvas.image.size:
+        problems.append(f"the file of {game} decodes as {image.format} {image.size}")
     return canvas, problems
 
 
@@ -83,5 +83,5 @@ def test_every_board_in_every_language_decodes_with_no_glyph_missing(game: str, 
     assert problems == []
     # The entry point the drawing workers call carries the language to the same drawing.
     viewer, view = _boards(game, names)[0]
-    assert renderers.render_png(game, view, viewer, names, language=language).startswith(b"\x89PNG")
+    assert renderers.render_file(game, view, viewer, names, language=language).startswith(b"RIFF")
     assert time.perf_counter() - started < 30

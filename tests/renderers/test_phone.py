@@ -1,4 +1,4 @@
-"""Every game's board on a phone: digits and capitals stay 8 px tall at 400 px wide, PNGs under 300 kB."""
+"""Every game's board on a phone: digits and capitals stay 8 px tall at 400 px wide, files under 300 kB."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.games import GAMES, get_rules
-from renderers import render_png
+from renderers import render_file
 from renderers.kit import Canvas
 from renderers.playout import states
 from renderers.text import PHONE_MIN_PX, PHONE_WIDTH
@@ -23,6 +23,10 @@ TABLES = [
     *(("buttons", n) for n in (2, 3, 4)),
     *(("troyes", n) for n in (2, 3, 4)),
 ]
+GAME_BYTES = 3_000_000
+"""Issue 33: the images one 3-player game uploads, at most."""
+MOST_UPLOADS = {"tomatoes": 90, "buttons": 80, "troyes": 80}
+"""The most boards one 3-player game uploaded in `bench/bench_quiet.py --games 8` (87, 76 and 75)."""
 MOMENTS = (0.0, 0.2, 0.45, 0.7, 0.9)
 """How far into a game the checked boards are taken, besides its final board."""
 
@@ -59,11 +63,18 @@ def test_every_letter_and_number_is_8_px_tall_on_a_phone(game: str, seats: int) 
 
 
 @pytest.mark.parametrize(("game", "seats"), TABLES)
-def test_the_final_board_is_a_small_png(game: str, seats: int) -> None:
+def test_the_final_board_is_a_small_image(game: str, seats: int) -> None:
     rules = get_rules(game)
     state = moments(game, seats)[-1]
-    data = render_png(game, rules.view(state, None), None, NASTY_NAMES[:seats])
+    data = render_file(game, rules.view(state, None), None, NASTY_NAMES[:seats])
     decode(data, (600, 1000), 3000, PHONE_BYTES)
+
+
+@pytest.mark.parametrize("game", sorted(MOST_UPLOADS))
+def test_a_three_player_game_of_boards_like_these_stays_under_3_mb(game: str) -> None:
+    rules = get_rules(game)
+    sizes = [len(render_file(game, rules.view(s, None), None, ("Ana", "Bo", "Cy"))) for s in moments(game, 3)]
+    assert sum(sizes) / len(sizes) * MOST_UPLOADS[game] <= GAME_BYTES, sizes
 
 
 @pytest.mark.parametrize("game", [game.id for game in GAMES.values() if game.renderer])

@@ -15,8 +15,8 @@ from engine.play import run_game
 from engine.tomatoes.events import Ev
 from engine.troyes.kinds import HIDDEN
 from renderers import render
-from renderers.png import game_palette
-from renderers.replay import Turn, animation, turn_png, turns
+from renderers.image_file import game_palette
+from renderers.replay import Turn, animation, turn_file, turns
 
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dmitri", "Eun-ji", "Farah")
 
@@ -123,9 +123,9 @@ def test_troyes_secrets_appear_only_on_the_final_frame() -> None:
     assert ImageChops.difference(frames[-1], frames[-2]).getbbox() is not None
 
 
-def test_a_turn_as_png_for_stepping_through() -> None:
+def test_a_turn_as_an_image_for_stepping_through() -> None:
     record = game("tomatoes", 3, 2)
     found = turns(record)
-    data = turn_png("tomatoes", found[1], NAMES[:3])
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    data = turn_file("tomatoes", found[1], NAMES[:3])
+    assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
     assert Image.open(io.BytesIO(data)).size == render("tomatoes", found[1].view, None, NAMES).size

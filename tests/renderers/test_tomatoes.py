@@ -1,4 +1,4 @@
-"""The Diced Tomatoes board: every state of bot games draws; PNGs decode and stay small."""
+"""The Diced Tomatoes board: every state of bot games draws; board files decode and stay small."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from engine.tomatoes import RULES, Colour, Die, GameEnd, Phase, ScoreSlot, Token
-from renderers import palette, render, render_png
+from renderers import palette, render, render_file
 from renderers.playout import state_at, states
 from renderers.tomatoes import WIDTH, draw
 from tests.renderers.helpers import NASTY_NAMES, decode, game_layout_problems
@@ -38,14 +38,14 @@ def test_every_few_steps_of_a_game_draws(seats: int, options: dict[str, Any], po
 
 def test_the_largest_table_is_well_under_a_megabyte() -> None:
     state = state_at(RULES, 6, 4, 0.9)
-    image = decode_board(render_png("tomatoes", RULES.view(state, 0), 0, NASTY_NAMES))
+    image = decode_board(render_file("tomatoes", RULES.view(state, 0), 0, NASTY_NAMES))
     assert image.width == WIDTH
 
 
 def test_hostile_names_draw() -> None:
     state = state_at(RULES, 6, 5, 0.5)
-    decode_board(render_png("tomatoes", RULES.view(state, None), None, NASTY_NAMES))
-    decode_board(render_png("tomatoes", RULES.view(state, None), None, ["", "", "", "", "", ""]))
+    decode_board(render_file("tomatoes", RULES.view(state, None), None, NASTY_NAMES))
+    decode_board(render_file("tomatoes", RULES.view(state, None), None, ["", "", "", "", "", ""]))
 
 
 def test_a_seat_view_differs_from_the_spectator_view() -> None:
@@ -109,7 +109,7 @@ def test_overripe_and_worthless_vines_are_flagged() -> None:
 
 
 def decode_board(data: bytes) -> Image.Image:
-    """The PNG decoded, checked to be a board WIDTH wide."""
+    """The board file decoded, checked to be a board WIDTH wide."""
     return decode(data, (WIDTH, WIDTH), 3000)
 
 
