@@ -108,33 +108,37 @@ def _turn_key(rules: Rules[Any]) -> Callable[[Any], Hashable]:
     return key
 
 
-def frame(game: str, turn: Turn, names: Sequence[str]) -> Image.Image:
-    """One turn's board as a Pillow image (spectator's view)."""
-    return renderers.render(game, turn.view, None, names)
+def frame(game: str, turn: Turn, names: Sequence[str], language: str = "en") -> Image.Image:
+    """One turn's board as a Pillow image (spectator's view), its words in `language`."""
+    return renderers.render(game, turn.view, None, names, language=language)
 
 
-def turn_file(game: str, turn: Turn, names: Sequence[str]) -> bytes:
+def turn_file(game: str, turn: Turn, names: Sequence[str], language: str = "en") -> bytes:
     """One turn's board as an image file's bytes, for stepping through a game turn by turn. Blocking."""
-    return renderers.encode(game, frame(game, turn, names), emoji=has_colour_emoji(names))
+    image = frame(game, turn, names, language)
+    return renderers.encode(game, image, emoji=has_colour_emoji(names))
 
 
-def animation(record: Record, names: Sequence[str]) -> Animation:
+def animation(record: Record, names: Sequence[str], language: str = "en") -> Animation:
     """The whole game as an animated GIF, one frame per turn. Blocking: call it in a worker thread."""
-    return animation_of(record.game, turns(record), names)
+    return animation_of(record.game, turns(record), names, language)
 
 
-def animation_of(game: str, played: Sequence[Turn], names: Sequence[str]) -> Animation:
+def animation_of(game: str, played: Sequence[Turn], names: Sequence[str], language: str = "en") -> Animation:
     """The animated GIF of turns already replayed (`turns`). Blocking: call it in a worker."""
-    frames = frames_of(game, played, names)
+    frames = frames_of(game, played, names, language)
     durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
     frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
     return Animation(buffer.getvalue(), len(frames), frames[0].size)
 
 
-def frames_of(game: str, played: Sequence[Turn], names: Sequence[str]) -> list[Image.Image]:
+def frames_of(
+    game: str, played: Sequence[Turn], names: Sequence[str], language: str = "en"
+) -> list[Image.Image]:
     """Every turn's board on the game's palette, all padded to the size of the largest."""
-    indexed = [_indexed(frame(game, turn, names), image_file.game_palette(game)) for turn in played]
+    fixed = image_file.game_palette(game)
+    indexed = [_indexed(frame(game, turn, names, language), fixed) for turn in played]
     width = max(image.width for image in indexed)
     height = max(image.height for image in indexed)
     # An animation has one canvas size: boards that grow (more lines, more cards) set it, the

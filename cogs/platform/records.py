@@ -220,10 +220,10 @@ async def send_replay(
         raise NotOver(table.id)
     # One replay through the engine serves the animation and the turn-by-turn steps.
     turns = await turns_of(service, table)
-    animation = await drawing.run(replay.animation_of, table.game, turns, names_of(table))
+    w = reader(interaction)
+    animation = await drawing.run(replay.animation_of, table.game, turns, names_of(table), w.language)
     last = len(turns)
     ui = get_ui(table.game)
-    w = reader(interaction)
     rows: list[Row] = [
         (
             ButtonSpec(ReplayRef(table.id, 1, 0).custom_id(), w.gettext("Turn by turn"), emoji="▶"),
@@ -266,9 +266,9 @@ async def show_turn(
     if not 1 <= number <= last:
         raise TableError(N_("That turn is not in this game's replay."))
     turn = turns[number - 1]
-    image = await drawing.run(replay.turn_file, table.game, turn, names_of(table))
-    file = discord.File(io.BytesIO(image), filename=file_name(f"table-{table.id}-turn-{number}", image))
     w = reader(interaction)
+    image = await drawing.run(replay.turn_file, table.game, turn, names_of(table), w.language)
+    file = discord.File(io.BytesIO(image), filename=file_name(f"table-{table.id}-turn-{number}", image))
     content = turn_caption(table, turn, last, w)
     view = views.build_view(step_rows(table.id, number, last, w))
     if first:

@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import renderers
 from cogs.platform import records
+from cogs.platform.ids import ReplayRef
 from engine import verify
 from tables.models import Table, TableStatus
 from tests.cogs.conftest import Harness
-from tests.cogs.helpers import buttons, play_greedily, table_of
+from tests.cogs.helpers import buttons, client_locales, play_greedily, table_of
 from tests.cogs.test_lobby import open_table, slash_answer
 from tests.cogs.test_turns import start_two_humans
 from tests.engine.test_verify import first_chance_event
@@ -183,6 +185,31 @@ async def test_replay_sends_an_animation_then_steps_turn_by_turn(world: Harness)
     shown = await click("Last")
     assert f"turn {frames} of {frames}: the final board" in shown.content
     assert set(buttons(shown)) == {"First", "Previous"}
+
+
+async def test_a_replay_is_drawn_in_the_words_of_who_asked_for_it(
+    world: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await finish_solo_game(world)
+    client_locales(monkeypatch)[world.watcher.id] = "ko"
+    drawn: list[str] = []
+    real = renderers.render
+
+    def spy(game: str, view: Any, viewer: int | None, names: Any, **kw: Any) -> Any:
+        drawn.append(kw.get("language", "en"))
+        return real(game, view, viewer, names, **kw)
+
+    monkeypatch.setattr(renderers, "render", spy)
+    answer = answer_of(await world.watcher.slash(world.thread(), "game replay"))
+    assert answer.ephemeral and "Replay of table" not in answer.content, "the caption is Korean"
+    assert len(drawn) > 2 and set(drawn) == {"ko"}, "and so is every frame"
+    drawn.clear()
+    stored = world.env.backend.get_message(answer.message.channel.id, answer.message.id)
+    await world.watcher.click(records_message(world, stored), custom_id=ReplayRef(table.id, 1, 0).custom_id())
+    assert drawn == ["ko"], "a step of the replay too"
+    drawn.clear()
+    await world.alice.slash(world.thread(), "game replay")
+    assert drawn and set(drawn) == {"en"}, "an English client's replay stays English"
 
 
 async def test_a_game_in_play_has_no_replay_yet(world: Harness) -> None:
