@@ -11,12 +11,11 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from cogs.games import UIS
 from cogs.platform import views
 from cogs.platform.ids import LeaderboardRef
-from cogs.platform.text import mention, reader
+from cogs.platform.text import discord_escape, mention, one_line, reader
 from cogs.platform.translator import said
 from engine.words import ENGLISH, N_, Words
 from renderers import rating_chart
@@ -122,7 +121,7 @@ def leaderboard_embed(
         "{emoji} {game} leaderboard · {server}",
         emoji=ui.emoji,
         game=w.gettext(ui.title),
-        server=escape_markdown(guild_name),
+        server=discord_escape(guild_name),
     )
     embed = discord.Embed(title=title)
     if not rows:
@@ -255,7 +254,7 @@ class Standings(commands.Cog):
     ) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
-        name = escape_markdown(who.display_name)
+        name = discord_escape(who.display_name)
         w = reader(interaction)
         store = self.service.store
         played = await stats.games_played(store, guild_id, who.id)
@@ -278,7 +277,7 @@ class Standings(commands.Cog):
         kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
         if report.history:
             title = w.gettext(
-                "{player} · {game} rating", player=who.display_name, game=w.gettext(UIS[game].title)
+                "{player} · {game} rating", player=one_line(who.display_name), game=w.gettext(UIS[game].title)
             )
             image = await asyncio.to_thread(rating_chart.render, chart_points(report), title)
             name = file_name("rating", image)

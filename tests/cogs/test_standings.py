@@ -126,6 +126,12 @@ async def test_stats_without_arguments_shows_your_most_played_game(world: Harnes
     assert slash_answer(none_of_that) == "alice has not finished a game of Troyes here yet."
 
 
+async def test_stats_shows_a_name_on_one_line_without_bidi_overrides_or_markdown(world: Harness) -> None:
+    odd = world.guild.add_member(world.env.create_user("\u202enna *bold*\nline"))
+    refused = slash_answer(await world.alice.slash(world.channel, "stats", player=odd))
+    assert refused == "nna \\*bold\\* line has not finished a game here yet.", refused
+
+
 async def test_the_leaderboard_sorts_by_conservative_rating_and_pages(world: Harness) -> None:
     people = [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(12)]
     # Player i beats everyone after them in one game each: i's rating falls with i.
