@@ -288,7 +288,10 @@ def _defines_setup(source: Path) -> bool:
 
 
 def command_stamp_path(db_path: Path) -> Path:
-    """The file beside the database that remembers the last synced command list."""
+    """The file beside the database that remembers the last synced command list (beside the file
+    itself when `db_path` is a symlink, so starting through a link does not sync again)."""
+    if db_path.is_symlink():
+        db_path = db_path.resolve()
     return db_path.with_name(db_path.name + ".commands.json")
 
 

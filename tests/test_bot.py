@@ -46,6 +46,19 @@ def test_command_stamp_sits_beside_the_database() -> None:
     assert botmod.command_stamp_path(Path("data/meeple.sqlite3")) == Path("data/meeple.sqlite3.commands.json")
 
 
+def test_a_database_reached_through_a_symlink_shares_its_command_stamp(tmp_path: Path) -> None:
+    real = tmp_path / "store" / "meeple.sqlite3"
+    real.parent.mkdir()
+    real.touch()
+    link = tmp_path / "meeple.sqlite3"
+    link.symlink_to(real)
+    assert (
+        botmod.command_stamp_path(link)
+        == botmod.command_stamp_path(real)
+        == real.parent / (real.name + ".commands.json")
+    )
+
+
 @pytest.fixture
 async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     # create_bot points discord.py's class-level URLs at the fake: restore them afterwards.
