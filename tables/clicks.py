@@ -38,6 +38,9 @@ class PendingClick:
     created_at: float
     guild_id: int | None = None
     """The server the click came from (None: a direct message); with no table, it decides the shard."""
+    language: str | None = None
+    """The language its answer after a restart is in: the clicker's for private answers (None: English,
+    a row journalled before the language was kept)."""
     closed: bool = False
 
 

@@ -331,6 +331,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE pending_clicks ADD COLUMN guild_id INTEGER;
     """,
+    # 18: the language of a journalled click's answer after a restart: that of the clicker's private
+    # answers (/settings language, else their Discord client's). Rows journalled before stay NULL and
+    # are answered in English. Portable SQL.
+    """
+    ALTER TABLE pending_clicks ADD COLUMN language TEXT;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

@@ -4,7 +4,9 @@ Discord gives a click 3 s to be acknowledged and then 15 minutes of follow-ups t
 interaction's token. A click is written to the journal (tables/clicks.py) before the handler
 acknowledges it; the move it stores deletes the row in its own transaction, and any other
 click's row goes once it is answered. The next process answers each row still there, privately,
-while the token is good, and deletes it. Tokens are never logged.
+while the token is good, and deletes it. The answer is in the language the row keeps: the one the
+clicker reads private answers in (text.reader), English for a row older than that column. Tokens
+are never logged.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Any
 import discord
 
 from cogs.platform.ids import ActRef, PickRef, Ref, UndoRef
-from engine.words import N_
+from cogs.platform.text import reader
+from engine.words import N_, words
 from tables import clicks
 from tables.clicks import ANSWER_WINDOW, PendingClick
 from tables.errors import StoreUnavailable
@@ -66,6 +69,8 @@ async def journalled(
         ref is not None and plays_a_move(ref, values),
         time.time(),  # Discord's window runs on real time, whatever clock the tables keep
         interaction.guild_id,
+        # Read now: the next process has only the row (the locale comes with the interaction).
+        reader(interaction).language,
     )
     write = asyncio.ensure_future(store.journal_click(pending))
     click: PendingClick | None = pending
@@ -119,8 +124,9 @@ async def answer_owed(client: discord.Client, store: Store, owed_clicks: Sequenc
                 data={"id": click.application_id, "type": 3, "token": click.token},
                 state=client._connection,
             )
+            w = words(click.language)  # None, a row journalled before the column: English
             try:
-                await webhook.send(NOT_PLAYED if click.move else NOT_DONE, ephemeral=True)
+                await webhook.send(w.gettext(NOT_PLAYED if click.move else NOT_DONE), ephemeral=True)
                 told += 1
                 log.info("click %s (table %s): told it was cut short by a restart", click.id, click.table_id)
             except discord.HTTPException as exc:

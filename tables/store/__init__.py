@@ -82,7 +82,7 @@ class Store(Boards):
         where, params = on_shards(shards, "COALESCE(t.guild_id, c.guild_id, 0)")
         rows = await self._read(
             fetch_all,
-            "SELECT c.id, c.application_id, c.token, c.table_id, c.move, c.created_at, c.guild_id"
+            "SELECT c.id, c.application_id, c.token, c.table_id, c.move, c.created_at, c.guild_id, c.language"
             " FROM pending_clicks c LEFT JOIN tables t ON t.id = c.table_id"
             f" WHERE 1 = 1{where} ORDER BY c.created_at, c.id",
             params,
@@ -96,6 +96,7 @@ class Store(Boards):
                 bool(r[4]),
                 float(r[5]),
                 None if r[6] is None else int(r[6]),
+                None if r[7] is None else str(r[7]),
             )
             for r in rows
         ]

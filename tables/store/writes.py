@@ -251,13 +251,14 @@ class Writes(Connection):
             int(click.move),
             click.created_at,
             click.guild_id,
+            click.language,
         )
 
         def unit(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT OR REPLACE INTO pending_clicks"
-                " (id, application_id, token, table_id, move, created_at, guild_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " (id, application_id, token, table_id, move, created_at, guild_id, language)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
 
