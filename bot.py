@@ -353,7 +353,39 @@ class SecretHidingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """The line (arguments and traceback included) with the secret's parts and the URL tokens hidden."""
+        if record.name.startswith("discord.ui."):
+            record = components_by_id(record)
         return hide_pieces(hide_url_tokens(super().format(record)), self._pieces)
+
+
+class Shown:
+    """A log argument that prints as the text it was given."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def components_by_id(record: logging.LogRecord) -> logging.LogRecord:
+    """`record`, or a copy with each discord.py component among its arguments shown by its custom_id."""
+    # discord.py's "Ignoring exception in dynamic item callback for %r" (and "in view %r for item
+    # %r") prints the component's label, which can hold a player's name ("Undo (Ann)"); Meeple's
+    # custom_ids hold only ids.
+    if not isinstance(record.args, tuple) or not any(isinstance(a, discord.ui.Item) for a in record.args):
+        return record
+    copy = logging.makeLogRecord(record.__dict__)
+    copy.args = tuple(
+        Shown(f"<{type(a).__name__} custom_id={getattr(a, 'custom_id', None)!r}>")
+        if isinstance(a, discord.ui.Item)
+        else a
+        for a in record.args
+    )
+    return copy
 
 
 URL_TOKEN = re.compile(r"((?:webhooks|interactions)/\d+/)[\w.~%+=-]+")

@@ -1,4 +1,4 @@
-"""bot.py's log formatter on the lines discord.py writes: webhook and interaction tokens hidden, ids kept."""
+"""bot.py's log formatter on discord.py's lines: no webhook or interaction token, no component label."""
 
 from __future__ import annotations
 
@@ -6,15 +6,20 @@ import asyncio
 import io
 import logging
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import aiohttp
 import discord
+import discord.gateway
 import discord.http
 import pytest
 from discord.webhook.async_ import async_context, interaction_response_params
 
 import bot as botmod
+from cogs.platform import views
+from cogs.platform.ids import UndoRef
 from tests.fakediscord import FakeDiscord
+from tests.test_bot import start_bot, stop_bot
 
 APP = 1309876543210987654
 INTERACTION = 1309876543210987999
@@ -29,6 +34,9 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     await server.start()
     # discord.py's routes (its webhooks' too) are built on this class-level base URL.
     monkeypatch.setattr(discord.http.Route, "BASE", server.api_base.rstrip("/"))
+    monkeypatch.setattr(  # create_bot points it at the stand-in
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    )
     yield server
     server.release_all()
     await server.close()
@@ -172,3 +180,53 @@ def test_lines_without_such_a_path_are_left_as_they_are() -> None:
         assert botmod.hide_url_tokens(text) == text
     plain = "a line about nothing secret"
     assert botmod.hide_url_tokens(plain) is plain
+
+
+def test_a_component_in_discord_py_s_ignoring_exception_lines_shows_its_custom_id_not_its_label(
+    written: io.StringIO,
+) -> None:
+    # A board's Undo button names its player when several seats may undo (cogs/platform/layout.py).
+    custom_id = UndoRef(12, 3, 1).custom_id()
+    undo = views.UndoComponent(discord.ui.Button(label="Undo (Ann Smith)", custom_id=custom_id))
+    view_log = logging.getLogger("discord.ui.view")
+    try:
+        raise RuntimeError("the handler failed")
+    except RuntimeError:
+        # The two lines of discord/ui/view.py that print a component.
+        view_log.exception("Ignoring exception in dynamic item callback for %r", undo)
+        view_log.error(
+            "Ignoring exception in view %r for item %r", discord.ui.View(), undo.item, exc_info=True
+        )
+    text = written.getvalue()
+    assert "Ann Smith" not in text and "label=" not in text
+    assert (
+        f"Ignoring exception in dynamic item callback for <UndoComponent custom_id='{custom_id}'>\n" in text
+    )
+    assert f"for item <Button custom_id='{custom_id}'>\nTraceback" in text
+    assert "RuntimeError: the handler failed" in text
+
+
+async def test_a_click_whose_callback_fails_is_logged_by_its_custom_id(
+    fake: FakeDiscord, written: io.StringIO, tmp_path: Path
+) -> None:
+    channel = fake.add_text_channel(fake.add_guild())
+    bot, task = await start_bot(fake, tmp_path / "meeple.sqlite3")
+    try:
+        await fake.wait_answered(await fake.slash("play tomatoes", fake.add_user("Ann Smith"), channel))
+        lobby = await fake.wait_message(lambda m: "Join" in m.labels(), what="a lobby")
+        # Acknowledged too late: Discord forgot the interaction, the click's callback raises.
+        fake.fail("POST", r"interactions/.*/callback$", 404, 10062)
+        await fake.click_label(lobby, "Join", fake.add_user("Bob"))
+        for _ in range(200):
+            if lines_with(written, "Ignoring exception"):
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await stop_bot(bot, task)
+    custom_id = lobby.button("Join")["custom_id"]
+    (line,) = lines_with(written, "Ignoring exception")
+    assert line.endswith(
+        f"ERROR   discord.ui.view: Ignoring exception in dynamic item callback for "
+        f"<LobbyComponent custom_id='{custom_id}'>"
+    )
+    assert "label=" not in written.getvalue()
