@@ -14,6 +14,7 @@ import discord.http
 import pytest
 
 import bot as botmod
+import logs
 from settings import load_settings
 from tables.shards import ShardSet
 from tests.fakediscord import FakeDiscord
@@ -155,7 +156,7 @@ TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0MzI.GqXyZw.HideMeHideMeHideMeHideMeHideMeHideMe
 
 
 def test_the_log_formatter_hides_the_token_and_every_part_of_it_in_any_case() -> None:
-    formatter = botmod.SecretHidingFormatter("%(message)s", TOKEN)
+    formatter = logs.SecretHidingFormatter("%(message)s", TOKEN)
     try:
         raise ValueError(f"bad header {TOKEN[30:60]}")
     except ValueError:
@@ -169,7 +170,7 @@ def test_the_log_formatter_hides_the_token_and_every_part_of_it_in_any_case() ->
     ]
     # Less than a piece, and text around it, stays; an İ (two characters in lower case) shifts nothing.
     assert (
-        botmod.hide_pieces(f"İ {TOKEN[:11]} İ {TOKEN[:12]}!", [TOKEN[:12].lower()])
+        logs.hide_pieces(f"İ {TOKEN[:11]} İ {TOKEN[:12]}!", [TOKEN[:12].lower()])
         == f"İ {TOKEN[:11]} İ [hidden]!"
     )
 
@@ -178,11 +179,11 @@ def test_debug_lines_come_from_meeple_s_own_loggers_only() -> None:
     def record(name: str, level: int) -> logging.LogRecord:
         return logging.LogRecord(name, level, __file__, 1, "x", (), None)
 
-    assert botmod.own_debug_only(record("tables.store", logging.DEBUG))
-    assert botmod.own_debug_only(record("meeple", logging.DEBUG))
-    assert not botmod.own_debug_only(record("aiosqlite", logging.DEBUG))
-    assert not botmod.own_debug_only(record("discord.gateway", logging.DEBUG))
-    assert botmod.own_debug_only(record("discord.client", logging.INFO))
+    assert logs.own_debug_only(record("tables.store", logging.DEBUG))
+    assert logs.own_debug_only(record("meeple", logging.DEBUG))
+    assert not logs.own_debug_only(record("aiosqlite", logging.DEBUG))
+    assert not logs.own_debug_only(record("discord.gateway", logging.DEBUG))
+    assert logs.own_debug_only(record("discord.client", logging.INFO))
 
 
 def test_a_start_up_error_is_logged_on_one_line() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "tables", "cogs", "renderers")
-SCRIPTS = ("bot.py", "settings.py")
+SCRIPTS = ("bot.py", "logs.py", "settings.py")
 
 Graph = Mapping[str, frozenset[str]]
 

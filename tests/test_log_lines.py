@@ -15,7 +15,7 @@ import discord.http
 import pytest
 from discord.webhook.async_ import async_context, interaction_response_params
 
-import bot as botmod
+import logs
 from cogs.platform import views
 from cogs.platform.ids import UndoRef
 from tests.fakediscord import FakeDiscord
@@ -47,7 +47,7 @@ def written() -> Iterator[io.StringIO]:
     """What discord.py's loggers write, every level, through Meeple's formatter."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(botmod.SecretHidingFormatter(botmod.LOG_FORMAT, "not the bot token"))
+    handler.setFormatter(logs.SecretHidingFormatter(logs.LOG_FORMAT, "not the bot token"))
     logger = logging.getLogger("discord")
     level = logger.level
     logger.setLevel(logging.DEBUG)
@@ -143,7 +143,7 @@ async def test_an_aiohttp_error_naming_the_url_is_hidden_in_the_traceback(
 
 def format_line(message: str, *args: object, exc: BaseException | None = None) -> str:
     """One record as Meeple writes it (the message alone)."""
-    formatter = botmod.SecretHidingFormatter("%(message)s", "")
+    formatter = logs.SecretHidingFormatter("%(message)s", "")
     exc_info = (type(exc), exc, exc.__traceback__) if exc is not None else None
     return formatter.format(
         logging.LogRecord("discord", logging.WARNING, __file__, 1, message, args, exc_info)
@@ -177,9 +177,9 @@ def test_lines_without_such_a_path_are_left_as_they_are() -> None:
         "route = Route('POST', '/webhooks/{webhook_id}/{webhook_token}', webhook_id=webhook_id)",
         "No interactions/ or webhooks/ here: 12 interactions/s",
     ):
-        assert botmod.hide_url_tokens(text) == text
+        assert logs.hide_url_tokens(text) == text
     plain = "a line about nothing secret"
-    assert botmod.hide_url_tokens(plain) is plain
+    assert logs.hide_url_tokens(plain) is plain
 
 
 def test_a_component_in_discord_py_s_ignoring_exception_lines_shows_its_custom_id_not_its_label(
