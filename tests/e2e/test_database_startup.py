@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -165,12 +166,18 @@ def test_a_database_with_many_damaged_cells_is_one_line(tmp_path: Path) -> None:
     for leaf in sorted(leaves, key=lambda n: (abs(n - middle), n))[:8]:
         damaged = bytearray(data)
         damaged[leaf * 4096 + 8 : leaf * 4096 + 24] = b"\xff" * 16
+        for leftover in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            leftover.unlink(missing_ok=True)  # a journal of the try before would apply to this copy
         db.write_bytes(bytes(damaged))
         code, out = run_bot(db, tmp_path)
         if "out of range" in out:
             break
     assert code == exit_code(DatabaseProblem.DAMAGED)
-    assert_one_line(out, str(db), "damaged", "out of range", "8 more problems", "backup")
+    assert_one_line(out, str(db), "damaged", "out of range", "backup")
+    # Eight cell pointers point out of the page: at least eight problems, the first one named. How
+    # many more SQLite finds depends on the page chosen (which shifts with the rows' sizes).
+    more = re.search(r"and (\d+) more problems", out)
+    assert more is not None and int(more.group(1)) >= 7, out
 
 
 def test_a_database_from_a_newer_meeple(tmp_path: Path) -> None:
