@@ -531,8 +531,13 @@ def _info(
         )
         + 10
     )
-    for colour in board.bonus:
-        x = canvas.pill(x, cy - 15, w.gettext(COLOUR_NAMES[colour]), TEXT_MIN, FILLS[colour]).right + 6
+    said = [w.gettext(COLOUR_NAMES[colour]) for colour in board.bonus]
+    if x + sum(canvas.pill_width(name, TEXT_MIN) + 6 for name in said) - 6 > box.right:
+        # Two long colour names ("Czerwony", "Niebieski") run out of the panel: their initials, as
+        # the cells show them, fit.
+        said = [initial(colour.value, w) for colour in board.bonus]
+    for colour, name in zip(board.bonus, said, strict=True):
+        x = canvas.pill(x, cy - 15, name, TEXT_MIN, FILLS[colour]).right + 6
     cy += INFO_LINE
     canvas.text(
         (box.x, cy), w.gettext("Buttons this round"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
