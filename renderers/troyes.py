@@ -27,6 +27,7 @@ from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.palette import RGB
 from renderers.text import clean_name, fit, font, pack
+from renderers.text import width as text_width
 from renderers.troyes_marks import (
     DIE,
     DIE_STYLES,
@@ -550,7 +551,7 @@ def _groups(view: TroyesState, owner: int) -> list[tuple[Colour, list[Die]]]:
 
 
 def _letter_width(colour: Colour, w: Words) -> int:
-    return round(font(TEXT_MIN).getlength(letter(colour, w))) + 10
+    return round(text_width(letter(colour, w), font(TEXT_MIN))) + 10
 
 
 def _district_width(view: TroyesState, owner: int, size: int = DIE, *, w: Words = ENGLISH) -> int:

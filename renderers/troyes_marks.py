@@ -151,6 +151,7 @@ def owner_mark(canvas: Canvas, cx: int, cy: int, owner: int) -> None:
     canvas.text((cx, cy), mark(owner, canvas.words), TEXT_MIN, fill=ink, anchor="mm")
 
 
+@lru_cache(maxsize=64)
 def stripe_width(colour: Colour, least: int, w: Words = ENGLISH) -> int:
     """How wide a card's stripe is drawn: `least`, or wider where the colour's initial needs it (two
     letters in some languages)."""
