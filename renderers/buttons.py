@@ -2,12 +2,15 @@
 
 Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
 when a phone shows the board 400 px wide (issue 12): colour-blind players read a cell's colour
-from its letter (R, Y, G, B) and find it by its row and column numbers.
+from its letter (R, Y, G, B, or the initials of the board's language) and find it by its row and
+column numbers.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 
 from PIL import Image
 
@@ -18,6 +21,7 @@ from engine.words import ENGLISH, N_, Words
 from engine.words import words as words_in
 from renderers import palette, shapes
 from renderers.dice import DieStyle, PipShape
+from renderers.initials import initial
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.text import clean_name, fit, font, game_over_line, smallest_legible, width, wrap
@@ -117,7 +121,7 @@ def draw(
     panel_h = _panel_height(note_lines)
     rows = (seats + 1) // 2
     height = PAD + header_h + GAP + ROLL_H + GAP + rows * (panel_h + GAP) - GAP + PAD
-    canvas = Canvas(WIDTH, height)
+    canvas = Canvas(WIDTH, height, words=w)
     area = canvas.box.inset(PAD)
     header, rest = area.take_top(header_h, GAP)
     roll_box, rest = rest.take_top(ROLL_H, GAP)
@@ -377,12 +381,13 @@ def _grid(canvas: Canvas, box: Box, board: PlayerBoard, targets: Collection[Cell
 def _mark(canvas: Canvas, x: int, y: int, colour: Colour, star: bool, button: bool, target: bool) -> None:
     """A cell's letter, large and centred on an empty cell; top left beside a piece or in a target frame."""
     ink = palette.ink_on(FILLS[colour])
+    letter = initial(colour.value, canvas.words)
     if not (star or button or target):
-        canvas.text((x + CELL // 2, y + CELL // 2), colour.letter, TEXT, fill=ink, anchor="mm")
+        canvas.text((x + CELL // 2, y + CELL // 2), letter, TEXT, fill=ink, anchor="mm")
         return
     inset = 9 if target else 6
-    canvas.text((x + inset, y + inset - 3), colour.letter, TEXT_MIN, fill=ink)
-    piece = CELL - 20
+    canvas.text((x + inset, y + inset - 3), letter, TEXT_MIN, fill=ink)
+    piece = piece_size(letter)
     # The piece sits low and right, clear of the letter.
     centre = (x + CELL - 1 - piece // 2 - 3, y + CELL - 1 - piece // 2 - 3)
     if star:
@@ -390,6 +395,30 @@ def _mark(canvas: Canvas, x: int, y: int, colour: Colour, star: bool, button: bo
         canvas.paste_centred(shapes.star(piece), centre[0], centre[1] - 1)
     elif button:
         canvas.paste_centred(shapes.button(piece), *centre)
+
+
+PIECE = CELL - 20
+"""A button or star on a cell, beside an English capital."""
+PIECE_MIN = 22
+
+
+def _reach(letter: str, piece: int) -> float:
+    """How far the ink of a cell's small `letter` reaches into a piece `piece` pixels wide (its star's
+    dark disc is 4 wider), from the corner of the letter's ink box nearest the piece."""
+    _, _, right, bottom = font(TEXT_MIN).getbbox(letter)
+    centre = CELL - 1 - piece // 2 - 3
+    return (piece + 4) / 2 - math.dist((6 + right, 3 + bottom), (centre, centre))
+
+
+@lru_cache(maxsize=64)
+def piece_size(letter: str) -> int:
+    """How wide a piece is drawn beside `letter`: PIECE, or smaller where the letter (a Korean
+    syllable, two letters, a wide Ж) would reach further into it than an English capital does."""
+    allowed = max(_reach(initial(colour.value), PIECE) for colour in Colour)
+    piece = PIECE
+    while piece > PIECE_MIN and _reach(letter, piece) > allowed:
+        piece -= 2
+    return piece
 
 
 def _lines(stars: Collection[Cell]) -> list[tuple[Cell, Cell]]:
@@ -502,8 +531,13 @@ def _info(
         )
         + 10
     )
-    for colour in board.bonus:
-        x = canvas.pill(x, cy - 15, w.gettext(COLOUR_NAMES[colour]), TEXT_MIN, FILLS[colour]).right + 6
+    said = [w.gettext(COLOUR_NAMES[colour]) for colour in board.bonus]
+    if x + sum(canvas.pill_width(name, TEXT_MIN) + 6 for name in said) - 6 > box.right:
+        # Two long colour names ("Czerwony", "Niebieski") run out of the panel: their initials, as
+        # the cells show them, fit.
+        said = [initial(colour.value, w) for colour in board.bonus]
+    for colour, name in zip(board.bonus, said, strict=True):
+        x = canvas.pill(x, cy - 15, name, TEXT_MIN, FILLS[colour]).right + 6
     cy += INFO_LINE
     canvas.text(
         (box.x, cy), w.gettext("Buttons this round"), TEXT_MIN, fill=palette.TEXT_DIM, bold=False, anchor="lm"
@@ -529,7 +563,8 @@ def _count(canvas: Canvas, x: int, cy: int, colour: Colour, count: int, bonus: b
     fill = FILLS[colour]
     swatch = Box(x, cy - 16, 32, 32)
     canvas.draw.rounded_rectangle(swatch.corners, radius=6, fill=fill)
-    canvas.text(swatch.center, colour.letter, TEXT_MIN, fill=palette.ink_on(fill), anchor="mm")
+    letter = initial(colour.value, canvas.words)
+    canvas.text(swatch.center, letter, TEXT_MIN, fill=palette.ink_on(fill), anchor="mm")
     x += 38
     x += round(canvas.text((x, cy), f"×{count}", TEXT, anchor="lm")) + 8
     if count >= 3:

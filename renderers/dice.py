@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from renderers import palette
 from renderers.palette import RGB
 from renderers.shapes import SCALE, star_points, supersampled
-from renderers.text import font
+from renderers.text import DEJAVU, font, runs, stamp
 
 
 class PipShape(enum.Enum):
@@ -35,7 +35,8 @@ class DieStyle:
     """Outline thickness as a fraction of the die's size."""
     pip_shape: PipShape
     letter: str
-    """Shown on a blank face (a die not rolled yet) and in legends."""
+    """Shown on a blank face (a die not rolled yet) and in legends, on an English board; a board in
+    another language passes its own initial of the colour (renderers.initials)."""
 
 
 RED = DieStyle(
@@ -85,8 +86,9 @@ def _pip(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style: DieSt
 
 
 @lru_cache(maxsize=512)
-def die(value: int, style: DieStyle, size: int) -> Image.Image:
-    """An RGBA die face `size` pixels square; value 0 is a blank face showing the style's letter."""
+def die(value: int, style: DieStyle, size: int, letter: str | None = None) -> Image.Image:
+    """An RGBA die face `size` pixels square; value 0 is a blank face showing `letter` (by default the
+    style's English one). The letter is part of the cache key: a Russian "К" is never served an "R"."""
     s = size * SCALE
     big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -98,10 +100,21 @@ def die(value: int, style: DieStyle, size: int) -> Image.Image:
         for col, row in pip_centres(value):
             _pip(draw, s / 2 + (col - 1) * step, s / 2 + (row - 1) * step, s * 0.085, style)
     else:
-        draw.text(
-            (s / 2, s / 2), style.letter, font=font(round(s * 0.5)).primary, fill=style.pip, anchor="mm"
-        )
+        _letter(big, letter if letter is not None else style.letter, round(s * 0.5), style.pip)
     return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _letter(face: Image.Image, letter: str, size: int, ink: RGB) -> None:
+    """`letter` centred on a blank face: Latin and Cyrillic in DejaVu Sans exactly as ever, a Korean
+    syllable through the font chain's runs (DejaVu has no Hangul)."""
+    centre = (face.width / 2, face.height / 2)
+    pieces = runs(letter)
+    if len(pieces) <= 1 and all(run.font is DEJAVU for run in pieces):
+        ImageDraw.Draw(face).text(centre, letter, font=font(size).primary, fill=ink, anchor="mm")
+        return
+    found = stamp(letter, size, True, "mm")
+    if found is not None and found.mask is not None:
+        face.paste((*ink, 255), (round(centre[0]) + found.left, round(centre[1]) + found.top), found.mask)
 
 
 def letter_size(size: int) -> int:

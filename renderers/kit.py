@@ -7,11 +7,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.words import ENGLISH, Words
 from renderers import dice, palette, shapes
 from renderers.dice import DieStyle
+from renderers.initials import initial
 from renderers.layout import Box
 from renderers.palette import RGB
-from renderers.text import PHONE_WIDTH, Run, fit, font, shown_height, stamp, width
+from renderers.text import PHONE_WIDTH, Run, fit, font, runs, shown_height, stamp, width
 
 __all__ = ["Box", "Canvas", "DieStyle", "Drawn", "dice", "font", "palette", "shapes"]
 
@@ -50,9 +52,17 @@ class Canvas:
     """An RGB image with the drawing operations the boards share."""
 
     def __init__(
-        self, w: int, h: int, background: RGB = palette.BACKGROUND, *, text_levels: int | None = None
+        self,
+        w: int,
+        h: int,
+        background: RGB = palette.BACKGROUND,
+        *,
+        text_levels: int | None = None,
+        words: Words = ENGLISH,
     ) -> None:
         self.image = Image.new("RGB", (w, h), background)
+        self.words = words
+        """The board's language: a blank die shows its colour's initial in it."""
         self.text_levels = text_levels
         """How many coverage levels text edges keep (None: all 256). Fewer levels repeat more
         byte runs, so the file is smaller: 3 (none, half, full) cut a Troyes board by a quarter."""
@@ -187,11 +197,16 @@ class Canvas:
         self.paste(icon, cx - icon.width // 2, cy - icon.height // 2)
 
     def die(self, x: int, y: int, size: int, value: int, style: DieStyle) -> None:
-        """A die face `size` pixels square with its top-left at (x, y)."""
-        if not value:
-            self.text_sizes.add((dice.letter_size(size), True))
-        self.paste(dice.die(value, style, size), x, y)
-        self.drawn.append(Drawn(Box(x, y, size, size), f"die {value or style.letter}"))
+        """A die face `size` pixels square with its top-left at (x, y); a blank one (value 0) shows its
+        colour's initial in the board's language."""
+        if value:
+            self.paste(dice.die(value, style, size), x, y)
+            self.drawn.append(Drawn(Box(x, y, size, size), f"die {value}"))
+            return
+        letter = initial(style.name, self.words)
+        self.text_sizes.add((dice.letter_size(size), True))
+        self.paste(dice.die(value, style, size, letter), x, y)
+        self.drawn.append(Drawn(Box(x, y, size, size), f"die {letter}", runs=runs(letter)))
 
     def numbered_die(self, x: int, y: int, size: int, value: int, style: DieStyle) -> None:
         """A die `size` pixels square showing `value` as a number, with its top-left at (x, y)."""

@@ -2,7 +2,8 @@
 
 Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
 when a phone shows the board 400 px wide (issue 12). Dice not rolled yet show their colour's
-letter (R, B, G) and are counted by colour rather than drawn one by one, so they stay large.
+initial (R, B, G in English; the board's language's own in another) and are counted by colour
+rather than drawn one by one, so they stay large.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def draw(view: TomatoState, viewer: int | None, names: Sequence[str], *, w: Word
     legend_h = _legend_height(legend, WIDTH - 2 * PAD)
     table_h = TABLE_H if view.rolled or _waiting(view) else TABLE_EMPTY_H
     height = PAD + header_h + GAP + table_h + GAP + len(players) * (PANEL_H + GAP) + legend_h + PAD
-    canvas = Canvas(WIDTH, height)
+    canvas = Canvas(WIDTH, height, words=w)
     area = canvas.box.inset(PAD)
     header, rest = area.take_top(header_h, GAP)
     table, rest = rest.take_top(table_h, GAP)

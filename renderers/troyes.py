@@ -2,7 +2,8 @@
 
 Every number and letter is at least TEXT_MIN pixels, which keeps digits and capitals 8 px tall
 when a phone shows the board 400 px wide (issue 12). Owners are told apart by a number in their
-token (1-4, N for the neutral player) as well as its colour; dice colours by a letter (R, W, Y).
+token (1-4, N for the neutral player) as well as its colour; dice colours by a letter (R, W, Y),
+the initials of the board's language in another language.
 Victory points and characters show only to their own seat, and to everyone on the final board.
 """
 
@@ -26,15 +27,16 @@ from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.palette import RGB
 from renderers.text import clean_name, fit, font, pack
+from renderers.text import width as text_width
 from renderers.troyes_marks import (
     DIE,
     DIE_STYLES,
     GAP,
-    LETTERS,
     NAME,
     STATUS,
     TEXT_MIN,
     TOKEN,
+    letter,
     owner_mark,
     token,
 )
@@ -90,7 +92,8 @@ def draw(view: TroyesState, viewer: int | None, names: Sequence[str], *, w: Word
         city.middle_height(view, WIDTH - 2 * PAD, w),
         city.cards_height(view),
     )
-    canvas = Canvas(WIDTH, PAD + sum(heights) + GAP * (len(heights) - 1) + PAD, text_levels=TEXT_LEVELS)
+    height = PAD + sum(heights) + GAP * (len(heights) - 1) + PAD
+    canvas = Canvas(WIDTH, height, text_levels=TEXT_LEVELS, words=w)
     rest = canvas.box.inset(PAD)
     header, rest = rest.take_top(heights[0], GAP)
     players, rest = rest.take_top(heights[1], GAP)
@@ -337,7 +340,7 @@ def _tags_width(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: W
 def _tags_below(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: Words = ENGLISH) -> bool:
     """Whether the tags need a line of their own, so that a big district keeps full-size dice."""
     tags = _tags_width(view, seat, shown, is_viewer, w)
-    return not shown.score and tags + 12 + _district_width(view, seat) > LINE_W
+    return not shown.score and tags + 12 + _district_width(view, seat, w=w) > LINE_W
 
 
 def _score_lines(view: TroyesState, seat: int, shown: Seen, is_viewer: bool, w: Words = ENGLISH) -> list[str]:
@@ -547,14 +550,14 @@ def _groups(view: TroyesState, owner: int) -> list[tuple[Colour, list[Die]]]:
     return [(colour, dice) for colour, dice in groups if dice]
 
 
-def _letter_width(colour: Colour) -> int:
-    return round(font(TEXT_MIN).getlength(LETTERS[colour])) + 10
+def _letter_width(colour: Colour, w: Words) -> int:
+    return round(text_width(letter(colour, w), font(TEXT_MIN))) + 10
 
 
-def _district_width(view: TroyesState, owner: int, size: int = DIE) -> int:
+def _district_width(view: TroyesState, owner: int, size: int = DIE, *, w: Words = ENGLISH) -> int:
     """How wide an owner's dice are drawn at `size`."""
     return sum(
-        _letter_width(colour) + len(dice) * (size + _DIE_GAP) + _GROUP_GAP
+        _letter_width(colour, w) + len(dice) * (size + _DIE_GAP) + _GROUP_GAP
         for colour, dice in _groups(view, owner)
     )
 
@@ -584,8 +587,8 @@ def _district(
     x = box.x
     cy = box.y + box.h // 2
     for colour, dice in groups:
-        canvas.text((x, cy), LETTERS[colour], TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
-        x += _letter_width(colour)
+        canvas.text((x, cy), letter(colour, w), TEXT_MIN, fill=palette.TEXT_DIM, anchor="lm")
+        x += _letter_width(colour, w)
         for die in dice:
             if x + DIE > box.right:
                 canvas.text((x, cy), "…", TEXT_MIN, anchor="lm")

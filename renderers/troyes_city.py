@@ -16,7 +16,6 @@ from renderers.troyes_marks import (
     COLOUR_FILLS,
     DIE,
     GAP,
-    LETTERS,
     ROMAN,
     TEXT,
     TEXT_MIN,
@@ -24,9 +23,11 @@ from renderers.troyes_marks import (
     black_die,
     cube,
     hourglass,
+    letter,
     lying_citizen,
     owner_mark,
     stripe,
+    stripe_width,
     token,
 )
 
@@ -46,7 +47,7 @@ def building(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words =
     spec = board().buildings[index]
     canvas.panel(box)
     inner = box.inset(12, 10)
-    chip = canvas.pill(inner.x, inner.y, LETTERS[spec.colour], TEXT_MIN, COLOUR_FILLS[spec.colour])
+    chip = canvas.pill(inner.x, inner.y, letter(spec.colour, w), TEXT_MIN, COLOUR_FILLS[spec.colour])
     name_x = chip.right + 8
     canvas.text(
         (name_x, chip.y + chip.h // 2),
@@ -312,7 +313,7 @@ def _event(canvas: Canvas, box: Box, view: TroyesState, index: int, w: Words = E
     slot = view.queue[index]
     card = events()[slot.id]
     canvas.panel(box, radius=10)
-    edge = Box(box.x, box.y, 40, box.h)
+    edge = Box(box.x, box.y, stripe_width(card.combat, 40, w), box.h)
     stripe(canvas, edge, card.combat, "")
     inner = Box(edge.right + 10, box.y + 8, box.right - edge.right - 20, box.h - 16)
     icons = card.black_dice
@@ -418,7 +419,7 @@ def _card(canvas: Canvas, box: Box, view: TroyesState, slot: CardSlot, w: Words 
     """An activity card: name, hire cost, divisor, tradesmen in order with their VP, cubes."""
     card = activities()[slot.id]
     canvas.panel(box, radius=10)
-    edge = Box(box.x, box.y, 44, box.h)
+    edge = Box(box.x, box.y, stripe_width(card.colour, 44, w), box.h)
     stripe(canvas, edge, card.colour, ROMAN[card.level - 1])
     inner = Box(edge.right + 8, box.y + 8, box.right - edge.right - 16, box.h - 16)
     canvas.text((inner.x, inner.y + 16), w.gettext(card.name), TEXT_MIN, anchor="lm", max_width=inner.w)

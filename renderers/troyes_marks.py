@@ -1,8 +1,8 @@
 """Troyes pieces, colours and sizes shared by the parts of the board.
 
 Citizens are discs, lying citizens capsules, cubes squares; a piece shows its owner by colour
-and by the number written on it (1-4, N for the neutral player). Every text is at least
-TEXT_MIN pixels: digits and capitals stay 8 px tall when a phone shows the board 400 px wide.
+and by the number written on it (1-4; the neutral player's initial, N in English). Every text is at
+least TEXT_MIN pixels: digits and capitals stay 8 px tall when a phone shows the board 400 px wide.
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.troyes.kinds import NEUTRAL, Colour
+from engine.words import ENGLISH, Words
 from renderers import palette
 from renderers.dice import DieStyle, PipShape
+from renderers.initials import initial, neutral
 from renderers.kit import Canvas
 from renderers.layout import Box
 from renderers.palette import RGB
 from renderers.shapes import supersampled
+from renderers.text import font
 
 SEAT_FILLS: tuple[RGB, ...] = ((70, 136, 232), (232, 128, 24), (30, 160, 104), (172, 96, 212))
 """Seats 1-4: blue, orange, green, purple (apart from the red, white and yellow of the dice)."""
@@ -37,7 +40,6 @@ COLOUR_FILLS: dict[Colour, RGB] = {
     Colour.WHITE: palette.WHITE_DIE,
     Colour.YELLOW: (238, 194, 36),
 }
-LETTERS = {Colour.RED: "R", Colour.WHITE: "W", Colour.YELLOW: "Y"}
 DIE_STYLES: dict[Colour, DieStyle] = {
     Colour.RED: DieStyle("red", palette.DIE_RED, palette.PIP_LIGHT, (120, 20, 28), 0.05, PipShape.ROUND, "R"),
     Colour.WHITE: DieStyle(
@@ -58,9 +60,14 @@ def seat_fill(owner: int) -> RGB:
     return NEUTRAL_FILL if owner == NEUTRAL else SEAT_FILLS[owner % len(SEAT_FILLS)]
 
 
-def mark(owner: int) -> str:
-    """The text on an owner's pieces: the seat number, N for the neutral player."""
-    return "N" if owner == NEUTRAL else str(owner + 1)
+def letter(colour: Colour, w: Words = ENGLISH) -> str:
+    """A dice colour's initial in `w`'s language (R, W, Y in English)."""
+    return initial(colour.value, w)
+
+
+def mark(owner: int, w: Words = ENGLISH) -> str:
+    """The text on an owner's pieces: the seat number, the neutral player's initial (N in English)."""
+    return neutral(w) if owner == NEUTRAL else str(owner + 1)
 
 
 def _edge(fill: RGB) -> RGB:
@@ -140,7 +147,16 @@ def black_die(size: int) -> Image.Image:
 
 def owner_mark(canvas: Canvas, cx: int, cy: int, owner: int) -> None:
     """The owner's number (N for neutral) on a token or cube centred on (cx, cy)."""
-    canvas.text((cx, cy), mark(owner), TEXT_MIN, fill=palette.ink_on(seat_fill(owner)), anchor="mm")
+    ink = palette.ink_on(seat_fill(owner))
+    canvas.text((cx, cy), mark(owner, canvas.words), TEXT_MIN, fill=ink, anchor="mm")
+
+
+@lru_cache(maxsize=64)
+def stripe_width(colour: Colour, least: int, w: Words = ENGLISH) -> int:
+    """How wide a card's stripe is drawn: `least`, or wider where the colour's initial needs it (two
+    letters in some languages)."""
+    ink = font(TEXT_MIN).getbbox(letter(colour, w), anchor="mm")
+    return max(least, round(ink[2] - ink[0]) + 8)
 
 
 def stripe(canvas: Canvas, box: Box, colour: Colour, level: str) -> None:
@@ -149,10 +165,9 @@ def stripe(canvas: Canvas, box: Box, colour: Colour, level: str) -> None:
     canvas.draw.rounded_rectangle(box.corners, radius=10, fill=fill)
     canvas.draw.rectangle((box.right - 10, box.y, box.right - 1, box.bottom - 1), fill=fill)
     ink = palette.ink_on(fill)
+    said = letter(colour, canvas.words)
     if level:
-        canvas.text((box.x + box.w // 2, box.y + 26), LETTERS[colour], TEXT_MIN, fill=ink, anchor="mm")
+        canvas.text((box.x + box.w // 2, box.y + 26), said, TEXT_MIN, fill=ink, anchor="mm")
         canvas.text((box.x + box.w // 2, box.y + 62), level, TEXT_MIN, fill=ink, anchor="mm")
     else:
-        canvas.text(
-            (box.x + box.w // 2, box.y + box.h // 2), LETTERS[colour], TEXT_MIN, fill=ink, anchor="mm"
-        )
+        canvas.text((box.x + box.w // 2, box.y + box.h // 2), said, TEXT_MIN, fill=ink, anchor="mm")

@@ -29,9 +29,8 @@ def tofu(drawn: Sequence[Drawn]) -> list[str]:
     text whose runs do not add up to it (a character dropped)."""
     problems: list[str] = []
     for item in drawn:
-        if item.text.startswith("die "):
-            continue  # a die face is an icon, not text
-        if "".join(run.text for run in item.runs) != item.text:
+        # A die face is an icon; a blank one's runs are its colour's initial.
+        if not item.text.startswith("die ") and "".join(run.text for run in item.runs) != item.text:
             problems.append(f"{item.text!r} was drawn as {[run.text for run in item.runs]!r}")
         for run in item.runs:
             coverage = font_coverage(run.path(), run.font.index)
