@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.games import get_ui
-from cogs.platform import text
+from cogs.platform import clicks, text
 from cogs.platform.board_messages import board_link
 from engine.words import ENGLISH, Words
 from tables.errors import TableError
@@ -113,16 +113,17 @@ class MyGames(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction[Any]) -> None:
         """List the asker's lobbies and games in this server, their own moves first."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        w = text.reader(interaction)
-        try:
-            tables = await self.bot.tables.tables_of_user(interaction.user.id)
-        except TableError as exc:
-            await interaction.followup.send(exc.said(w), ephemeral=True)
-            return
-        here = [t for t in tables if t.guild_id == interaction.guild_id and _known(t)]
-        records = {t.id: await self.bot.tables.store.board(t.id) for t in here}
-        await interaction.followup.send(games_text(here, interaction.user.id, records, w), ephemeral=True)
+        async with clicks.journalled_command(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            w = text.reader(interaction)
+            try:
+                tables = await self.bot.tables.tables_of_user(interaction.user.id)
+            except TableError as exc:
+                await interaction.followup.send(exc.said(w), ephemeral=True)
+                return
+            here = [t for t in tables if t.guild_id == interaction.guild_id and _known(t)]
+            records = {t.id: await self.bot.tables.store.board(t.id) for t in here}
+            await interaction.followup.send(games_text(here, interaction.user.id, records, w), ephemeral=True)
 
 
 def _known(table: Table) -> bool:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.platform import text
+from cogs.platform import clicks, text
 from cogs.platform.text import LANGUAGE_NAMES
 from cogs.platform.translator import untranslated
 from engine.words import ENGLISH, Words
@@ -153,15 +153,16 @@ class PlayerSettingsCog(commands.Cog, name="Settings"):
                 w.gettext("Your settings:") + "\n" + self._shown(changed, w), ephemeral=True
             )
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await players.save(changed)
-        w = text.reader(interaction)  # the answer in the language just chosen
-        if changed.standing is not current.standing:
-            for table in await self.service.tables_of_user(interaction.user.id, (TableStatus.PLAYING,)):
-                await self.service.kick(table.id)
-        await interaction.followup.send(
-            w.gettext("Saved. Your settings:") + "\n" + self._shown(changed, w), ephemeral=True
-        )
+        async with clicks.journalled_command(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await players.save(changed)
+            w = text.reader(interaction)  # the answer in the language just chosen
+            if changed.standing is not current.standing:
+                for table in await self.service.tables_of_user(interaction.user.id, (TableStatus.PLAYING,)):
+                    await self.service.kick(table.id)
+            await interaction.followup.send(
+                w.gettext("Saved. Your settings:") + "\n" + self._shown(changed, w), ephemeral=True
+            )
 
     def _shown(self, settings: PlayerSettings, w: Words) -> str:
         """The settings in words, and the player's clock now."""

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.games import UIS
-from cogs.platform import views
+from cogs.platform import clicks, views
 from cogs.platform.ids import LeaderboardRef
 from cogs.platform.text import discord_escape, mention, one_line, reader
 from cogs.platform.translator import said
@@ -194,7 +194,8 @@ def stats_command(cog: Standings) -> app_commands.Command[Any, ..., None]:
         player: discord.User | None = None,
         game: app_commands.Choice[str] | None = None,
     ) -> None:
-        await cog.stats(interaction, player, game)
+        async with clicks.journalled_command(interaction):
+            await cog.stats(interaction, player, game)
 
     return stats
 
@@ -207,7 +208,8 @@ def leaderboard_command(cog: Standings) -> app_commands.Command[Any, ..., None]:
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())
     async def leaderboard(interaction: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
-        await cog.leaderboard(interaction, game)
+        async with clicks.journalled_command(interaction):
+            await cog.leaderboard(interaction, game)
 
     return leaderboard
 

@@ -1,4 +1,5 @@
-"""The journal of acknowledged clicks: what a restart owes the people whose click it cut short.
+"""The journal of acknowledged clicks and slash commands: what a restart owes the people whose
+click or command it cut short (a command's row is kept from before its defer to after its answer).
 
 A click is journalled (one row) before the bot acknowledges it, and the row goes when the
 click is done: in the very transaction that stores the move it made (Store.save closes the
@@ -41,6 +42,9 @@ class PendingClick:
     language: str | None = None
     """The language its answer after a restart is in: the clicker's for private answers (None: English,
     a row journalled before the language was kept)."""
+    command: str | None = None
+    """A slash command's name as its user's client shows it, with its slash ("/play tomatoes");
+    None for a component click. Its answer after a restart says the command may not be done."""
     closed: bool = False
 
 

@@ -337,6 +337,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE pending_clicks ADD COLUMN language TEXT;
     """,
+    # 19: the journal keeps slash commands too (cogs/platform/clicks.py): a command's row names it, as
+    # its user's client shows it, for the answer a restart owes; NULL for a component click. Portable SQL.
+    """
+    ALTER TABLE pending_clicks ADD COLUMN command TEXT;
+    """,
 )
 """Schema steps; step i brings PRAGMA user_version from i to i + 1. Only ever append."""
 

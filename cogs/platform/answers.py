@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 
 import discord
 
-from cogs.platform import board_messages
+from cogs.platform import board_messages, clicks
 from cogs.platform.ids import ActRef, GroupRef, MainRef, MineRef, PickRef, UndoRef
 from cogs.platform.text import reader
 from engine.words import N_, Words
@@ -118,13 +118,14 @@ async def deferred(
 
 
 def answered(what: str) -> Callable[[SlashCallback], SlashCallback]:
-    """A slash command's callback, run `deferred`: acknowledged privately, its failure answered."""
+    """A slash command's callback, run `deferred`: acknowledged privately, its failure answered;
+    journalled until answered (a restart in between answers it, cogs/platform/clicks.py)."""
 
     def wrap(command: SlashCallback) -> SlashCallback:
         # functools.wraps keeps the signature discord.py reads the command's options from.
         @functools.wraps(command)
         async def run(cog: Any, interaction: discord.Interaction[Any], *args: Any, **kwargs: Any) -> None:
-            async with deferred(interaction, what):
+            async with clicks.journalled_command(interaction), deferred(interaction, what):
                 await command(cog, interaction, *args, **kwargs)
 
         return cast(SlashCallback, run)

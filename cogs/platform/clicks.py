@@ -1,4 +1,5 @@
-"""Clicks a restart cut short: journalled before they are acknowledged, answered after the restart.
+"""Clicks and slash commands a restart cut short: journalled before they are acknowledged,
+answered after the restart.
 
 Discord gives a click 3 s to be acknowledged and then 15 minutes of follow-ups through the
 interaction's token. A click is written to the journal (tables/clicks.py) before the handler
@@ -7,6 +8,10 @@ click's row goes once it is answered. The next process answers each row still th
 while the token is good, and deletes it. The answer is in the language the row keeps: the one the
 clicker reads private answers in (text.reader), English for a row older than that column. Tokens
 are never logged.
+
+A slash command that defers is journalled the same way (`journalled_command`, around its defer and
+its answer): a process killed in between leaves its user looking at "thinking" until Discord gives
+up, so the next one answers it (NOT_FINISHED names the command), which replaces that message.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import discord
 
 from cogs.platform.ids import ActRef, PickRef, Ref, UndoRef
 from cogs.platform.text import reader
+from cogs.platform.translator import NAME_CONTEXT, valid_name
 from engine.words import N_, words
 from tables import clicks
 from tables.clicks import ANSWER_WINDOW, PendingClick
@@ -37,6 +43,8 @@ ANSWER_MARGIN = 30.0
 """Seconds before the end of Discord's window when an owed answer is no longer tried."""
 NOT_PLAYED = N_("Not played: Meeple restarted before your move was saved. Press it again.")
 NOT_DONE = N_("Meeple restarted before it finished your click. If nothing changed, press it again.")
+NOT_FINISHED = N_("Meeple restarted before it finished {command}. If nothing changed, run it again.")
+"""A cut slash command's answer: true whether or not what it changes was stored before the crash."""
 
 
 def plays_a_move(ref: Ref, values: Sequence[str]) -> bool:
@@ -59,34 +67,87 @@ async def journalled(
     if (ref is None and not other) or service is None or service.closed:
         yield None
         return
-    store: Store = service.store
     table_id = ref.table if ref is not None else None
-    pending = PendingClick(
+    pending = _pending(interaction, table_id, ref is not None and plays_a_move(ref, values))
+    async with _kept(service.store, pending) as click:
+        mark = clicks.current.set(click)
+        try:
+            yield click
+        finally:
+            clicks.current.reset(mark)
+
+
+@contextlib.asynccontextmanager
+async def journalled_command(interaction: discord.Interaction[Any]) -> AsyncIterator[PendingClick | None]:
+    """Keep a slash command in the journal from before its defer to after its answer.
+
+    Its row is not the one a stored move deletes (`clicks.current` stays unset): a command's
+    "thinking" message waits for an answer whatever it stored, so the row stays until then, and
+    the answer after a restart (NOT_FINISHED) holds whether the change was stored or not.
+    """
+    service = getattr(interaction.client, "tables", None)
+    if service is None or service.closed:
+        yield None
+        return
+    pending = _pending(interaction, None, False, command=command_name(interaction))
+    async with _kept(service.store, pending) as click:
+        yield click
+
+
+def command_name(interaction: discord.Interaction[Any]) -> str:
+    """The command, with its slash, in the words its user's client shows ("/play tomatoes")."""
+    command = interaction.command
+    parts = command.qualified_name.split() if command is not None else ["?"]
+    w = words(str(interaction.locale))
+    shown = []
+    for part in parts:
+        # As the translator names it when the tree is synced (cogs/platform/translator.py).
+        local = w.pgettext(NAME_CONTEXT, part).lower()
+        shown.append(local if valid_name(local) else part)
+    return "/" + " ".join(shown)
+
+
+def _pending(
+    interaction: discord.Interaction[Any], table_id: int | None, move: bool, *, command: str | None = None
+) -> PendingClick:
+    """The row of an interaction about to be acknowledged."""
+    return PendingClick(
         interaction.id,
         interaction.application_id,
         interaction.token,
         table_id,
-        ref is not None and plays_a_move(ref, values),
+        move,
         time.time(),  # Discord's window runs on real time, whatever clock the tables keep
         interaction.guild_id,
         # Read now: the next process has only the row (the locale comes with the interaction).
         reader(interaction).language,
+        command,
     )
+
+
+@contextlib.asynccontextmanager
+async def _kept(store: Store, pending: PendingClick) -> AsyncIterator[PendingClick | None]:
+    """Journal `pending` (waiting at most JOURNAL_WAIT), and delete its row when the block is done."""
     write = asyncio.ensure_future(store.journal_click(pending))
     click: PendingClick | None = pending
     done, _ = await asyncio.wait({write}, timeout=JOURNAL_WAIT)
     if write in done and write.exception() is not None:
         # Unjournalled, the click still works; only a crash now would leave it unanswered.
         failure = type(write.exception()).__name__
-        log.warning("click %s (table %s) not journalled: %s", pending.id, table_id, failure)
+        log.warning("%s not journalled: %s", _what(pending), failure)
         click = None
-    mark = clicks.current.set(click)
     try:
         yield click
     finally:
-        clicks.current.reset(mark)
         if click is not None and not click.closed:
             await _close(store, click, write)
+
+
+def _what(click: PendingClick) -> str:
+    """A journalled interaction in a log line (never its token)."""
+    if click.command is not None:
+        return f"command {click.id} ({click.command})"
+    return f"click {click.id} (table {click.table_id})"
 
 
 async def _close(store: Store, click: PendingClick, write: asyncio.Future[None]) -> None:
@@ -99,7 +160,7 @@ async def _close(store: Store, click: PendingClick, write: asyncio.Future[None])
     except Exception as exc:  # a paused store, or one closed by a shutdown meanwhile
         # The next start-up answers it: harmless ("if the board did not change, press again").
         failure = type(exc).__name__
-        log.warning("click %s (table %s) left in the journal: %s", click.id, click.table_id, failure)
+        log.warning("%s left in the journal: %s", _what(click), failure)
 
 
 async def owed(store: Store, shards: ShardSet | None = None) -> list[PendingClick]:
@@ -114,8 +175,16 @@ async def owed(store: Store, shards: ShardSet | None = None) -> list[PendingClic
         return []
 
 
+def owed_answer(click: PendingClick) -> str:
+    """What a restart tells the person whose click or command it cut short, in their language."""
+    w = words(click.language)  # None, a row journalled before the column: English
+    if click.command is not None:
+        return w.gettext(NOT_FINISHED, command=click.command)
+    return w.gettext(NOT_PLAYED if click.move else NOT_DONE)
+
+
 async def answer_owed(client: discord.Client, store: Store, owed_clicks: Sequence[PendingClick]) -> int:
-    """Tell each player whose click a restart cut short to press again; return how many were told."""
+    """Tell each person whose click or command a restart cut short to try again; return how many were told."""
     told = 0
     for click in owed_clicks:
         age = time.time() - click.created_at
@@ -124,18 +193,13 @@ async def answer_owed(client: discord.Client, store: Store, owed_clicks: Sequenc
                 data={"id": click.application_id, "type": 3, "token": click.token},
                 state=client._connection,
             )
-            w = words(click.language)  # None, a row journalled before the column: English
             try:
-                await webhook.send(w.gettext(NOT_PLAYED if click.move else NOT_DONE), ephemeral=True)
+                # A deferred command's first follow-up replaces its "thinking" message.
+                await webhook.send(owed_answer(click), ephemeral=True)
                 told += 1
-                log.info("click %s (table %s): told it was cut short by a restart", click.id, click.table_id)
+                log.info("%s: told it was cut short by a restart", _what(click))
             except discord.HTTPException as exc:
-                log.info(
-                    "click %s (table %s): could not be answered after the restart (%s)",
-                    click.id,
-                    click.table_id,
-                    exc.status,
-                )
+                log.info("%s: could not be answered after the restart (%s)", _what(click), exc.status)
         try:
             await store.close_click(click.id)
         except StoreUnavailable as exc:

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from cogs.games import get_ui
 from cogs.games.base import GameUI, Tone
-from cogs.platform import pacing, text, threads
+from cogs.platform import clicks, pacing, text, threads
 from cogs.platform.ids import LobbyOp, LobbyRef
 from cogs.platform.layout import MAX_OPTION_TEXT, ButtonSpec, OptionItem, Row, SelectSpec, clip
 from cogs.platform.translator import said, untranslated
@@ -122,7 +122,8 @@ def play_command(ui: GameUI) -> app_commands.Command[Any, ..., None]:
         options = {spec.key: chosen.get(spec.short, spec.default) for spec in offered}
         # No language chosen: the host's own client language (a server's locale is no one's choice).
         language = chosen.get("language") or language_of(str(interaction.locale))
-        await open_lobby(interaction, ui.game_id, options, chosen.get("pace", DEFAULT_PACE), language)
+        async with clicks.journalled_command(interaction):
+            await open_lobby(interaction, ui.game_id, options, chosen.get("pace", DEFAULT_PACE), language)
 
     # discord.py reads a command's options from its callback's signature: one per offered spec.
     keyword = inspect.Parameter.KEYWORD_ONLY

@@ -82,7 +82,8 @@ class Store(Boards):
         where, params = on_shards(shards, "COALESCE(t.guild_id, c.guild_id, 0)")
         rows = await self._read(
             fetch_all,
-            "SELECT c.id, c.application_id, c.token, c.table_id, c.move, c.created_at, c.guild_id, c.language"
+            "SELECT c.id, c.application_id, c.token, c.table_id, c.move, c.created_at, c.guild_id,"
+            " c.language, c.command"
             " FROM pending_clicks c LEFT JOIN tables t ON t.id = c.table_id"
             f" WHERE 1 = 1{where} ORDER BY c.created_at, c.id",
             params,
@@ -97,6 +98,7 @@ class Store(Boards):
                 float(r[5]),
                 None if r[6] is None else int(r[6]),
                 None if r[7] is None else str(r[7]),
+                None if r[8] is None else str(r[8]),
             )
             for r in rows
         ]

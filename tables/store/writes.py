@@ -242,7 +242,7 @@ class Writes(Connection):
     # -- the journal of acknowledged clicks (tables/clicks.py) -----------------------
 
     async def journal_click(self, click: clicks.PendingClick) -> None:
-        """Store an acknowledged click until it is done (one statement)."""
+        """Store an acknowledged click (or a slash command) until it is done (one statement)."""
         row = (
             click.id,
             click.application_id,
@@ -252,13 +252,14 @@ class Writes(Connection):
             click.created_at,
             click.guild_id,
             click.language,
+            click.command,
         )
 
         def unit(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT OR REPLACE INTO pending_clicks"
-                " (id, application_id, token, table_id, move, created_at, guild_id, language)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " (id, application_id, token, table_id, move, created_at, guild_id, language, command)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
 
