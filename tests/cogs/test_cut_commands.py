@@ -76,6 +76,7 @@ async def test_a_deferred_slash_command_is_journalled_before_its_defer_and_forgo
         await world.idle()
         assert events[:2] == ["journal", "defer"], (command, events)
         assert "answer" in events and events[-1] == "close", (command, events)
+        assert events.count("journal") == events.count("close") == 1, (command, events)
         assert list(rows.values()) == [f"/{command}"], (command, rows)
         assert await store.journalled_clicks() == [], command
 
