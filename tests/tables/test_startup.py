@@ -134,6 +134,7 @@ async def test_a_game_waiting_only_on_a_standing_answer_is_resumed_at_start_up(
             raw.execute("ALTER TABLE players DROP COLUMN language")
             raw.execute("ALTER TABLE pending_clicks DROP COLUMN guild_id")
             raw.execute("ALTER TABLE pending_clicks DROP COLUMN language")
+            raw.execute("ALTER TABLE pending_clicks DROP COLUMN command")
             raw.execute(f"PRAGMA user_version = {mark}")
             if mark <= BOARDS_APART:
                 board_columns_back(raw)
