@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.lane import Lane
+from tests.e2e.lane import Lane, games_on_discord
 
 
 async def test_a_slash_command_cut_by_sigkill_after_its_defer_is_answered_after_the_restart(
@@ -66,3 +66,45 @@ async def test_a_slash_command_cut_by_sigkill_after_its_defer_is_answered_after_
     finally:
         await lane.close()
     assert fake.problems == [], fake.problems
+
+
+async def test_a_command_killed_after_its_change_was_stored_is_answered_truthfully_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    lane = Lane(tmp_path)
+    await lane.open()
+    fake = lane.fake
+    try:
+        spec = next(g for g in games_on_discord() if g.game == "tomatoes")
+        table_id, lobby = await lane.open_table(spec)
+        alice = lane.people[0]
+        assert lane.channel is not None
+        await fake.wait_answered(await fake.click_label(lobby, "Start", alice))
+        await fake.wait_for(
+            lambda: ((row := lane.db.table(table_id)) is not None and row.status == "playing") or None,
+            15,
+            "the game started",
+        )
+        # /game abandon stores the abandon, then its answer is held on its way: bot.py dies then.
+        hold = fake.hold("POST", r"^/webhooks/\d+/[^/]+$")
+        interaction = await fake.slash("game abandon", alice, lane.channel)
+        await fake.wait_for(lambda: hold.arrived.is_set(), 15, "the command's answer")
+        await lane.sigkill()
+        assert (row := lane.db.table(table_id)) is not None and row.status == "abandoned"
+        assert lane.db._query("SELECT COUNT(*) FROM pending_clicks", ())[0][0] == 1, "not journalled"
+        thinking = fake.messages[interaction.original_id or 0]
+        assert thinking.loading
+
+        await lane.start_bot()
+        said = await fake.wait_for(
+            lambda: None if thinking.loading else thinking.text(), 15, "the answer after the restart"
+        )
+        # True though the game was abandoned: it claims neither that it was nor that it was not.
+        assert said == "Meeple restarted before it finished /game abandon. If nothing changed, run it again."
+        await fake.wait_for(
+            lambda: lane.db._query("SELECT COUNT(*) FROM pending_clicks", ())[0][0] == 0 or None,
+            10,
+            "the owed row deleted",
+        )
+    finally:
+        await lane.close()
