@@ -8,7 +8,6 @@ zlib level 6 (issue 33), for 12-45 ms more per board in a drawing worker (`bench
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,24 +19,16 @@ SUFFIXES = ((b"RIFF", ".webp"), (b"\x89PNG\r\n\x1a\n", ".png"), (b"GIF8", ".gif"
 """The file name suffix of each format the renderers write, by the bytes the file starts with."""
 
 
-@dataclass(frozen=True, slots=True)
-class Effort:
-    """How hard libwebp's lossless encoder searches: `method` 0-6 and `quality` 0-100 (more is
-    smaller and slower; the time grows mostly with `quality` at 25, 50 and 100)."""
-
-    method: int = 1
-    quality: int = 50
-
-
-EFFORT = Effort()
-"""The effort every board is encoded with. Quality 50 makes a board 27-41% smaller than PNG did and
-quality 0 only 15-21% (too little for a 3-player Buttons game to stay under 3 MB); methods above 1
-and quality 100 save 1-5 kB more a board for up to twice the time (`bench/bench_render.py`)."""
+METHOD = 1
+QUALITY = 50
+"""libwebp's lossless effort for every board: `method` 0-6 and `quality` 0-100 (more is smaller and
+slower; the time grows mostly with quality at 25, 50 and 100). Quality 50 makes a board 27-41% smaller
+than PNG did and quality 0 only 15-21% (too little for a 3-player Buttons game to stay under 3 MB);
+methods above 1 and quality 100 save 1-5 kB more a board for up to twice the time
+(`bench/bench_render.py`)."""
 
 
-def encode(
-    image: Image.Image, *, colours: int = 256, effort: Effort = EFFORT, palette: Image.Image | None = None
-) -> bytes:
+def encode(image: Image.Image, *, colours: int = 256, palette: Image.Image | None = None) -> bytes:
     """The image as lossless WebP bytes, reduced to `palette` if given, else to an adaptive one of
     `colours` (> 0).
 
@@ -52,9 +43,7 @@ def encode(
     elif colours and image.mode == "RGB":
         image = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.convert("RGB").save(
-        buffer, format="WEBP", lossless=True, method=effort.method, quality=effort.quality
-    )
+    image.convert("RGB").save(buffer, format="WEBP", lossless=True, method=METHOD, quality=QUALITY)
     return buffer.getvalue()
 
 
