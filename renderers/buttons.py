@@ -54,11 +54,9 @@ FILLS: dict[Colour, palette.RGB] = {
 
 # The white die names the row and the black dice the column; the gold black die (the one
 # the other players share) has gold star pips and a gold rim, so it reads without colour.
-WHITE = DieStyle("white", palette.WHITE_DIE, palette.PIP_DARK, (150, 150, 160), 0.05, PipShape.ROUND, "W")
-GOLD = DieStyle("gold", palette.DIE_BLACK, palette.DIE_GOLD, palette.DIE_GOLD, 0.09, PipShape.STAR, "G")
-PLAIN = DieStyle(
-    "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.05, PipShape.ROUND, "B"
-)
+WHITE = DieStyle("white", palette.WHITE_DIE, palette.PIP_DARK, (150, 150, 160), 0.05, PipShape.ROUND)
+GOLD = DieStyle("gold", palette.DIE_BLACK, palette.DIE_GOLD, palette.DIE_GOLD, 0.09, PipShape.STAR)
+PLAIN = DieStyle("black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.05, PipShape.ROUND)
 
 COLOUR_NAMES = {
     Colour.RED: N_("Red"),

@@ -9,6 +9,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers import palette
+from renderers.initials import initial
 from renderers.palette import RGB
 from renderers.shapes import SCALE, star_points, supersampled
 from renderers.text import DEJAVU, font, runs, stamp
@@ -34,9 +35,6 @@ class DieStyle:
     edge_ratio: float
     """Outline thickness as a fraction of the die's size."""
     pip_shape: PipShape
-    letter: str
-    """Shown on a blank face (a die not rolled yet) and in legends, on an English board; a board in
-    another language passes its own initial of the colour (renderers.initials)."""
 
 
 RED = DieStyle(
@@ -46,14 +44,9 @@ RED = DieStyle(
     palette.mix(palette.DIE_RED, (0, 0, 0), 0.45),
     0.04,
     PipShape.ROUND,
-    "R",
 )
-BLACK = DieStyle(
-    "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.07, PipShape.SQUARE, "B"
-)
-GOLD = DieStyle(
-    "gold", palette.DIE_GOLD, palette.PIP_DARK, palette.DIE_EDGE_GOLD, 0.07, PipShape.DIAMOND, "G"
-)
+BLACK = DieStyle("black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.07, PipShape.SQUARE)
+GOLD = DieStyle("gold", palette.DIE_GOLD, palette.PIP_DARK, palette.DIE_EDGE_GOLD, 0.07, PipShape.DIAMOND)
 
 # Pip centres on a 3x3 grid (0, 1, 2 on each axis) for each face value.
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -87,8 +80,8 @@ def _pip(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style: DieSt
 
 @lru_cache(maxsize=512)
 def die(value: int, style: DieStyle, size: int, letter: str | None = None) -> Image.Image:
-    """An RGBA die face `size` pixels square; value 0 is a blank face showing `letter` (by default the
-    style's English one). The letter is part of the cache key: a Russian "К" is never served an "R"."""
+    """An RGBA die face `size` pixels square; value 0 is a blank face showing `letter` (by default its
+    colour's English initial). The letter is part of the cache key: a Russian "К" is never served an "R"."""
     s = size * SCALE
     big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -100,7 +93,7 @@ def die(value: int, style: DieStyle, size: int, letter: str | None = None) -> Im
         for col, row in pip_centres(value):
             _pip(draw, s / 2 + (col - 1) * step, s / 2 + (row - 1) * step, s * 0.085, style)
     else:
-        _letter(big, letter if letter is not None else style.letter, round(s * 0.5), style.pip)
+        _letter(big, letter if letter is not None else initial(style.name), round(s * 0.5), style.pip)
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 

@@ -41,16 +41,16 @@ COLOUR_FILLS: dict[Colour, RGB] = {
     Colour.YELLOW: (238, 194, 36),
 }
 DIE_STYLES: dict[Colour, DieStyle] = {
-    Colour.RED: DieStyle("red", palette.DIE_RED, palette.PIP_LIGHT, (120, 20, 28), 0.05, PipShape.ROUND, "R"),
+    Colour.RED: DieStyle("red", palette.DIE_RED, palette.PIP_LIGHT, (120, 20, 28), 0.05, PipShape.ROUND),
     Colour.WHITE: DieStyle(
-        "white", palette.WHITE_DIE, palette.PIP_DARK, (150, 150, 160), 0.05, PipShape.ROUND, "W"
+        "white", palette.WHITE_DIE, palette.PIP_DARK, (150, 150, 160), 0.05, PipShape.ROUND
     ),
     Colour.YELLOW: DieStyle(
-        "yellow", COLOUR_FILLS[Colour.YELLOW], palette.PIP_DARK, (140, 100, 0), 0.05, PipShape.ROUND, "Y"
+        "yellow", COLOUR_FILLS[Colour.YELLOW], palette.PIP_DARK, (140, 100, 0), 0.05, PipShape.ROUND
     ),
 }
 BLACK_DIE = DieStyle(
-    "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.08, PipShape.ROUND, "B"
+    "black", palette.DIE_BLACK, palette.PIP_LIGHT, palette.DIE_EDGE_LIGHT, 0.08, PipShape.ROUND
 )
 ROMAN = ("I", "II", "III")
 
