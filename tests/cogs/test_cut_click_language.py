@@ -3,8 +3,10 @@ private answers in (text.reader: /settings language, else the client's); a row o
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from contextlib import closing
 from pathlib import Path
 from types import SimpleNamespace
@@ -73,6 +75,19 @@ async def answered_at_start_up(db: Path, monkeypatch: pytest.MonkeyPatch) -> lis
     return sorted(hooks.sent)
 
 
+@contextlib.asynccontextmanager
+async def service_with(db: Path, user_id: int, chosen: str | None) -> AsyncIterator[TableService]:
+    """A service on `db` (no clock loop) whose player `user_id` chose `chosen` in /settings (None: none)."""
+    service = TableService(await Store.open(db), clock_loop=False)
+    try:
+        await service.players.load()
+        if chosen is not None:
+            await service.players.update(user_id, language=chosen)
+        yield service
+    finally:
+        await service.close()
+
+
 @pytest.mark.parametrize(
     ("locale", "chosen", "language"),
     [
@@ -86,15 +101,9 @@ async def test_a_cut_click_is_answered_at_start_up_in_its_players_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locale: discord.Locale, chosen: str | None, language: str
 ) -> None:
     db = tmp_path / "meeple.sqlite3"
-    service = TableService(await Store.open(db), clock_loop=False)
-    try:
-        await service.players.load()
-        if chosen is not None:
-            await service.players.update(101, language=chosen)
+    async with service_with(db, 101, chosen) as service:
         await cut_short(service, interaction(service, 1, 101, locale), ActRef(5, 3, 0, 2))
         await cut_short(service, interaction(service, 2, 101, locale), LobbyRef(5, LobbyOp.JOIN))
-    finally:
-        await service.close()
 
     w = words(language)
     assert await answered_at_start_up(db, monkeypatch) == [

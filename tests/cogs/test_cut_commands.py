@@ -12,9 +12,9 @@ import pytest
 
 from cogs.platform import clicks
 from engine.words import words
-from tables import Store, StoreUnavailable, TableService
+from tables import StoreUnavailable, TableService
 from tests.cogs.conftest import Harness
-from tests.cogs.test_cut_click_language import GUILD, answered_at_start_up
+from tests.cogs.test_cut_click_language import GUILD, answered_at_start_up, service_with
 from tests.cogs.test_turns import start_two_humans
 
 COMMANDS: list[tuple[str, str, str, dict[str, Any]]] = [
@@ -121,16 +121,10 @@ async def test_a_slash_command_cut_after_its_defer_is_answered_at_start_up_in_it
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locale: discord.Locale, chosen: str | None, language: str
 ) -> None:
     db = tmp_path / "meeple.sqlite3"
-    service = TableService(await Store.open(db), clock_loop=False)
-    try:
-        await service.players.load()
-        if chosen is not None:
-            await service.players.update(101, language=chosen)
+    async with service_with(db, 101, chosen) as service:
         for number, name in enumerate(("play tomatoes", "game abandon", "settings"), start=1):
             await cut_after_defer(service, command(number, name, 101, locale, service))
         owed = await service.store.journalled_clicks()
-    finally:
-        await service.close()
     # The command as the user's client names it (its catalog's name), in the answer's words.
     names = [
         clicks.command_name(command(1, n, 101, locale, service)) for n in ("play tomatoes", "game abandon")
